@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: "unit" runs everything on embedded PGlite; "postgres" runs the database suites
+// (test/postgres/** plus the flows) against TEST_DATABASE_URL. `npm test` runs only "unit" unless
+// TEST_DATABASE_URL is set, so a fresh clone needs no database server.
+const withPg = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/postgres/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      ...(withPg
+        ? [
+            {
+              test: {
+                name: 'postgres',
+                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts'],
+                env: { TEST_DB: 'postgres' },
+                testTimeout: 60_000,
+                hookTimeout: 60_000,
+                pool: 'forks' as const,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
