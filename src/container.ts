@@ -1,0 +1,81 @@
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { AdjustableClock, systemClock, type Clock } from './domain/clock.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createScheduler } from './jobs/scheduler.ts';
+import { createLedger } from './ledger/ledger.ts';
+import { createMetrics } from './metrics.ts';
+import { createAccountService } from './services/accounts/account.service.ts';
+import type { AccountTokenAuthenticator } from './services/auth/access-identity.ts';
+import { createCertificateService } from './services/auth/certificate.service.ts';
+import { createCredentialService } from './services/auth/credential.service.ts';
+import { createDepositService } from './services/sandbox/deposit.service.ts';
+import { createOutbox } from './webhooks/outbox.ts';
+
+export interface ContainerOptions {
+  /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */
+  clock?: Clock;
+  database?: Database;
+  logger?: Logger;
+}
+
+/**
+ * The one wiring file: builds the database, repositories, services and adapters, and nothing else
+ * constructs concrete dependencies.
+ */
+export async function createContainer(config: Config, options: ContainerOptions = {}) {
+  const logger =
+    options.logger ??
+    pino({
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', '*.clientSecret', '*.client_secret'], censor: '[redacted]' },
+    });
+  const clock: Clock = options.clock ?? (config.mode === 'sandbox' ? new AdjustableClock({}) : systemClock);
+  const sandboxClock = clock instanceof AdjustableClock ? clock : undefined;
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  await migrate(database.db);
+  const db = database.db;
+
+  const metrics = createMetrics();
+  const ledger = createLedger({ clock });
+  const outbox = createOutbox({ clock });
+  const scheduler = createScheduler({ db, clock, logger, metrics });
+  const accounts = createAccountService({ db, clock });
+  const certificates = createCertificateService({ db, clock, accounts });
+  const credentials = createCredentialService({ db, clock, accounts });
+  const deposits = createDepositService({ db, clock, ledger, outbox });
+  const background: Array<{ start(): void; stop(): Promise<void> }> = [scheduler];
+
+  return {
+    config,
+    logger,
+    clock,
+    sandboxClock,
+    database,
+    db,
+    metrics,
+    ledger,
+    outbox,
+    scheduler,
+    accounts,
+    certificates,
+    credentials,
+    deposits,
+    /** Verifies account access tokens (the authentication feature provides it). */
+    accountTokens: undefined as AccountTokenAuthenticator | undefined,
+    /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
+    background,
+    start() {
+      for (const worker of background) worker.start();
+    },
+    /** Stops background work, then closes the database. */
+    async close() {
+      for (const worker of [...background].reverse()) await worker.stop();
+      await database.close();
+    },
+  };
+}
+
+export type Container = Awaited<ReturnType<typeof createContainer>>;

@@ -1,0 +1,36 @@
+import type { Insertable, Kysely, Selectable, Transaction as Trx, Updateable } from 'kysely';
+import type { AccountsTable, DB } from '../schema.ts';
+
+type Db = Kysely<DB> | Trx<DB>;
+export type AccountRow = Selectable<AccountsTable>;
+
+export const accountsRepo = {
+  async insert(db: Db, row: Insertable<AccountsTable>): Promise<AccountRow> {
+    return db.insertInto('accounts').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+  async byId(db: Db, id: number): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  /** Locks the account row: limits that sum over a window stay exact under concurrency. */
+  async byIdForUpdate(db: Db, id: number): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+  async demo(db: Db): Promise<AccountRow | undefined> {
+    return db.selectFrom('accounts').selectAll().where('is_demo', '=', true).executeTakeFirst();
+  },
+  async update(db: Db, id: number, values: Updateable<AccountsTable>): Promise<AccountRow | undefined> {
+    return db.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+  async addKey(db: Db, accountId: number, key: string, keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP', at: Date) {
+    await db.insertInto('account_keys').values({ key, key_type: keyType, account_id: accountId, created_at: at }).execute();
+  },
+  /** The account a PIX key (in its DICT form) belongs to, if it is one of ours: on-us payments. */
+  async byKey(db: Db, key: string): Promise<{ accountId: number; keyType: string } | undefined> {
+    const row = await db.selectFrom('account_keys').select(['account_id', 'key_type']).where('key', '=', key).executeTakeFirst();
+    return row ? { accountId: row.account_id, keyType: row.key_type } : undefined;
+  },
+  async keysOf(db: Db, accountId: number): Promise<Array<{ key: string; keyType: string }>> {
+    const rows = await db.selectFrom('account_keys').select(['key', 'key_type']).where('account_id', '=', accountId).orderBy('created_at').execute();
+    return rows.map((r) => ({ key: r.key, keyType: r.key_type }));
+  },
+};

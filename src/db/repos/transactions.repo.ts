@@ -1,0 +1,103 @@
+import type { Insertable, Kysely, Selectable, Transaction as Trx } from 'kysely';
+import type { DB, TransactionsTable, TransactionStatus } from '../schema.ts';
+
+type Db = Kysely<DB> | Trx<DB>;
+export type TransactionRow = Selectable<TransactionsTable>;
+export type NewTransaction = Insertable<TransactionsTable>;
+
+/** SQL for the transactions table, shared by every feature that records a money movement. */
+export const transactionsRepo = {
+  async insert(db: Db, row: NewTransaction): Promise<TransactionRow> {
+    return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  /**
+   * Inserts unless the account already used the externalId; answers the row and whether it is new.
+   * The unique index decides, so two concurrent requests can never both create one.
+   */
+  async insertUnlessExternalIdUsed(db: Db, row: NewTransaction): Promise<{ created: boolean; row: TransactionRow }> {
+    const inserted = await db
+      .insertInto('transactions')
+      .values(row)
+      .onConflict((oc) => oc.columns(['account_id', 'external_id']).where('external_id', 'is not', null).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { created: true, row: inserted };
+    const existing = await db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('account_id', '=', row.account_id)
+      .where('external_id', '=', row.external_id!)
+      .executeTakeFirstOrThrow();
+    return { created: false, row: existing };
+  },
+
+  async byId(db: Db, id: number): Promise<TransactionRow | undefined> {
+    return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Locks the row for the rest of the caller's transaction. */
+  async byIdForUpdate(db: Db, id: number): Promise<TransactionRow | undefined> {
+    return db.selectFrom('transactions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  /**
+   * One account's transaction by any public identifier: the numeric id, the transactionId (UUID),
+   * the externalId, or the end-to-end id. A foreign or unknown identifier answers undefined.
+   */
+  async findForAccount(
+    db: Db,
+    accountId: number,
+    identifier: string,
+    accept: { externalId?: boolean; endToEndId?: boolean } = {},
+  ): Promise<TransactionRow | undefined> {
+    const base = () => db.selectFrom('transactions').selectAll().where('account_id', '=', accountId);
+    if (/^\d{1,15}$/.test(identifier)) {
+      const row = await base().where('id', '=', Number(identifier)).executeTakeFirst();
+      if (row) return row;
+    }
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(identifier)) {
+      const row = await base().where('transaction_id', '=', identifier.toLowerCase()).executeTakeFirst();
+      if (row) return row;
+    }
+    if (accept.endToEndId && /^[ED][A-Za-z0-9]{31}$/.test(identifier)) {
+      const row = await base().where('end_to_end_id', '=', identifier).orderBy('id').executeTakeFirst();
+      if (row) return row;
+    }
+    if (accept.externalId) {
+      return base().where('external_id', '=', identifier).executeTakeFirst();
+    }
+    return undefined;
+  },
+
+  /**
+   * Moves a PENDING transaction to its outcome; answers the updated row, or undefined when it was
+   * no longer PENDING (a duplicate settlement then changes nothing).
+   */
+  async finishPending(
+    db: Db,
+    id: number,
+    outcome: {
+      status: Exclude<TransactionStatus, 'PENDING'>;
+      at: Date;
+      endToEndId?: string | null;
+      errorCode?: string | null;
+      errorMessage?: string | null;
+    },
+  ): Promise<TransactionRow | undefined> {
+    return db
+      .updateTable('transactions')
+      .set({
+        status: outcome.status,
+        processed_at: outcome.at,
+        updated_at: outcome.at,
+        ...(outcome.endToEndId !== undefined ? { end_to_end_id: outcome.endToEndId } : {}),
+        error_code: outcome.errorCode ?? null,
+        error_message: outcome.errorMessage ?? null,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'PENDING')
+      .returningAll()
+      .executeTakeFirst();
+  },
+};

@@ -1,0 +1,160 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { AuthTables } from './schema/auth.ts';
+import type { ChargeTables } from './schema/charges.ts';
+import type { PayoutTables } from './schema/payouts.ts';
+import type { RefundTables } from './schema/refunds.ts';
+import type { WebhookTables } from './schema/webhooks.ts';
+
+/** A timestamp column: written as a Date (always from the Clock), read as a Date. */
+export type Timestamp = ColumnType<Date, Date, Date>;
+export type Json<T = unknown> = ColumnType<T, string | T, string | T>;
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  document: string;
+  type: 'INDIVIDUAL' | 'COMPANY';
+  pix_key: string;
+  available: Generated<number>;
+  blocked: Generated<number>;
+  limit_per_transaction: number;
+  limit_daily: number;
+  limit_nightly: number;
+  fee_cash_in_fixed: Generated<number>;
+  fee_cash_in_percent_bp: Generated<number>;
+  fee_cash_out_fixed: Generated<number>;
+  fee_cash_out_percent_bp: Generated<number>;
+  split_frequency: Generated<string>;
+  is_demo: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountKeysTable {
+  key: string;
+  key_type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+  account_id: number;
+  created_at: Timestamp;
+}
+
+export type TransactionKind = 'PAYMENT' | 'WITHDRAW' | 'REFUND_IN' | 'REFUND_OUT';
+export type TransactionStatus = 'PENDING' | 'CONFIRMED' | 'ERROR';
+
+/** The other side of a movement, as stored and shown (documents are masked only on output). */
+export interface Counterpart {
+  name: string | null;
+  document: string | null;
+  bank: {
+    bankISPB: string | null;
+    bankName: string | null;
+    bankCode: string | null;
+    accountBranch: string | null;
+    accountNumber: string | null;
+  };
+}
+
+export interface TransactionsTable {
+  id: Generated<number>;
+  transaction_id: string;
+  account_id: number;
+  kind: TransactionKind;
+  status: TransactionStatus;
+  origin: string;
+  family: Generated<'api' | 'bacen'>;
+  external_id: string | null;
+  original_amount: number;
+  fee_amount: Generated<number>;
+  final_amount: number;
+  refunded_amount: Generated<number>;
+  end_to_end_id: string | null;
+  pix_key: string | null;
+  description: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  counterpart: Json<Counterpart | null>;
+  metadata: Generated<Json<Record<string, unknown>>>;
+  parent_id: number | null;
+  scenario: string | null;
+  created_at: Timestamp;
+  processed_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface PostingsTable {
+  id: Generated<number>;
+  account_id: number;
+  transaction_id: number | null;
+  bucket: 'available' | 'blocked';
+  delta: number;
+  reason: string;
+  created_at: Timestamp;
+}
+
+export interface CertificatesTable {
+  fingerprint: string;
+  account_id: number;
+  subject: string;
+  not_before: Timestamp;
+  not_after: Timestamp;
+  pem: string;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface CredentialsTable {
+  client_id: string;
+  account_id: number;
+  secret_hash: string;
+  /** Space-separated OAuth scopes. */
+  scopes: string;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  run_at: Timestamp;
+  payload: Json<Record<string, unknown>>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  status: Generated<'pending' | 'failed'>;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type EventType =
+  | 'cash_in'
+  | 'cash_out'
+  | 'refund_in'
+  | 'refund_out'
+  | 'med_created'
+  | 'med_accepted'
+  | 'med_rejected';
+
+export interface EventsTable {
+  id: Generated<number>;
+  event_id: string;
+  account_id: number;
+  type: EventType;
+  transaction_id: number | null;
+  payload: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface CoreTables {
+  accounts: AccountsTable;
+  account_keys: AccountKeysTable;
+  transactions: TransactionsTable;
+  postings: PostingsTable;
+  certificates: CertificatesTable;
+  credentials: CredentialsTable;
+  jobs: JobsTable;
+  events: EventsTable;
+}
+
+export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables {}
+
+export type Account = Selectable<AccountsTable>;
+export type Transaction = Selectable<TransactionsTable>;

@@ -1,0 +1,3 @@
+// Tables owned by the auth feature; its migrations live in src/db/migrations.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AuthTables {}

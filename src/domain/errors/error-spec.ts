@@ -1,0 +1,12 @@
+export interface ErrorSpec {
+  status: number;
+  /** Developer-facing English text. */
+  message: string;
+  /** End-user text, in Portuguese. */
+  userMessage: string;
+  /**
+   * Generic errors answer `code: HTTP_ERROR` and no `errorCode`; business errors answer their own
+   * code in both `code` and `errorCode`.
+   */
+  generic?: true;
+}

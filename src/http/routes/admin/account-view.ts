@@ -1,0 +1,57 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import type { AccountRow } from '../../../db/repos/accounts.repo.ts';
+
+const brl = (c: number) => toBrlNumber(c as Cents);
+const percent = (bp: number) => bp / 100; // basis points to percent: 150 -> 1.5
+
+export const Limits = Type.Object({ perTransaction: Type.Number(), daily: Type.Number(), nightly: Type.Number() });
+const Fee = Type.Object({ fixed: Type.Number(), percent: Type.Number() });
+export const Fees = Type.Object({ cashIn: Fee, cashOut: Fee });
+
+export const AccountCreated = Type.Object({
+  id: Type.Number(),
+  name: Type.String(),
+  document: Type.String(),
+  type: Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('COMPANY')]),
+  pixKey: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const AccountDetails = Type.Composite([
+  AccountCreated,
+  Type.Object({
+    balance: Type.Object({ available: Type.Number(), blocked: Type.Number() }),
+    limits: Limits,
+    fees: Fees,
+    splitFrequency: Type.String(),
+  }),
+]);
+
+export const limitsView = (a: AccountRow): Static<typeof Limits> => ({
+  perTransaction: brl(a.limit_per_transaction),
+  daily: brl(a.limit_daily),
+  nightly: brl(a.limit_nightly),
+});
+
+export const feesView = (a: AccountRow): Static<typeof Fees> => ({
+  cashIn: { fixed: brl(a.fee_cash_in_fixed), percent: percent(a.fee_cash_in_percent_bp) },
+  cashOut: { fixed: brl(a.fee_cash_out_fixed), percent: percent(a.fee_cash_out_percent_bp) },
+});
+
+export const accountCreatedView = (a: AccountRow): Static<typeof AccountCreated> => ({
+  id: a.id,
+  name: a.name,
+  document: a.document,
+  type: a.type,
+  pixKey: a.pix_key,
+  createdAt: a.created_at.toISOString(),
+});
+
+export const accountDetailsView = (a: AccountRow): Static<typeof AccountDetails> => ({
+  ...accountCreatedView(a),
+  balance: { available: brl(a.available), blocked: brl(a.blocked) },
+  limits: limitsView(a),
+  fees: feesView(a),
+  splitFrequency: a.split_frequency,
+});

@@ -1,0 +1,24 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { AccountCreated, accountCreatedView } from './account-view.ts';
+
+export const createAccountRoute: RouteModule = (app, c) =>
+  app.post(
+    '/admin/accounts',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create an account (with a random EVP key)',
+        body: Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 100 }),
+          document: Type.String({ minLength: 11, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14)' }),
+          type: Type.Optional(Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('COMPANY')])),
+        }),
+        response: { 201: AccountCreated },
+      },
+    },
+    async (request, reply) => {
+      const account = await c.accounts.create(request.body);
+      return reply.code(201).send(accountCreatedView(account));
+    },
+  );

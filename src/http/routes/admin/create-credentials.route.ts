@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { ALL_SCOPES } from '../../../services/auth/scopes.ts';
+import { NumericId } from '../../schemas/common.ts';
+
+export const createCredentialsRoute: RouteModule = (app, c) =>
+  app.post(
+    '/admin/accounts/:id/credentials',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Create OAuth client credentials (the secret is shown only in this answer)',
+        params: Type.Object({ id: NumericId }),
+        body: Type.Optional(
+          Type.Object({
+            clientSecret: Type.Optional(Type.String({ minLength: 8, maxLength: 64 })),
+            scopes: Type.Optional(
+              Type.Array(Type.Union(ALL_SCOPES.map((s) => Type.Literal(s))), { minItems: 1, uniqueItems: true }),
+            ),
+          }),
+        ),
+        response: {
+          201: Type.Object({ clientId: Type.String(), clientSecret: Type.String(), scopes: Type.Array(Type.String()) }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await c.credentials.create(Number(request.params.id), request.body ?? {});
+      return reply.code(201).send(created);
+    },
+  );

@@ -1,0 +1,19 @@
+import type { RouteModule } from '../../app-types.ts';
+import { createAccountRoute } from './create-account.route.ts';
+import { createCredentialsRoute } from './create-credentials.route.ts';
+import { getAccountRoute } from './get-account.route.ts';
+import { registerCertificateRoute } from './register-certificate.route.ts';
+import { revokeCertificateRoute } from './revoke-certificate.route.ts';
+import { updateFeesRoute } from './update-fees.route.ts';
+import { updateLimitsRoute } from './update-limits.route.ts';
+
+/** Operator routes (decisions section 2); every one needs the admin token. */
+export const adminRoutes: RouteModule[] = [
+  createAccountRoute,
+  getAccountRoute,
+  registerCertificateRoute,
+  revokeCertificateRoute,
+  createCredentialsRoute,
+  updateLimitsRoute,
+  updateFeesRoute,
+];

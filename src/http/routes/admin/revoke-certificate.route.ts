@@ -1,0 +1,18 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+
+export const revokeCertificateRoute: RouteModule = (app, c) =>
+  app.delete(
+    '/admin/certificates/:fingerprint',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke a certificate (token requests with it then get PUB_CERT_NOT_REGISTERED)',
+        params: Type.Object({ fingerprint: Type.String({ pattern: '^([0-9a-fA-F]{2}:?){32}$' }) }),
+      },
+    },
+    async (request, reply) => {
+      await c.certificates.revoke(request.params.fingerprint);
+      return reply.code(204).send();
+    },
+  );

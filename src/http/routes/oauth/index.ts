@@ -1,0 +1,4 @@
+import type { RouteModule } from '../../app-types.ts';
+
+/** `/oauth/token`: errors in the RFC 6749 form. */
+export const oauthRoutes: RouteModule[] = [];

@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { requireAdmin } from '../../plugins/admin-auth.ts';
+
+export const advanceClockRoute: RouteModule = (app, c) =>
+  app.post(
+    '/sandbox/clock/advance',
+    {
+      onRequest: requireAdmin(c.config.adminToken),
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Move the service clock forward; what falls due (expiries, settlements, retries) then happens',
+        body: Type.Object({ seconds: Type.Integer({ minimum: 1, maximum: 31_536_000 }) }),
+        response: { 200: Type.Object({ now: Type.String(), jobsRun: Type.Number() }) },
+      },
+    },
+    async (request) => {
+      c.sandboxClock!.advance(request.body.seconds);
+      const jobsRun = await c.scheduler.runDue();
+      return { now: c.clock.now().toISOString(), jobsRun };
+    },
+  );

@@ -1,0 +1,4 @@
+import type { RouteModule } from '../../app-types.ts';
+
+export const openapiRoute: RouteModule = (app) =>
+  app.get('/openapi.json', { schema: { tags: ['system'], summary: 'This OpenAPI 3.1 document' } }, async () => app.swagger());

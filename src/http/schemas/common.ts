@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+
+/** A BRL amount as a JSON number: at least 0.01, at most 2 decimals (checked exactly, never rounded). */
+export const Amount = (options: { description?: string } = {}) =>
+  Type.Number({ format: 'money', minimum: 0.01, maximum: 999_999_999.99, ...options });
+
+/** A BRL amount that may be zero (fees, limits). */
+export const AmountOrZero = (options: { description?: string } = {}) =>
+  Type.Number({ format: 'money', minimum: 0, maximum: 999_999_999.99, ...options });
+
+export const Percent = Type.Number({ format: 'money', minimum: 0, maximum: 100, description: 'percent, 10 means 10%' });
+
+export const IsoDateTime = Type.String({ format: 'date-time' });
+
+export const ShortError = Type.Object(
+  { statusCode: Type.Number(), message: Type.Union([Type.String(), Type.Array(Type.String())]), error: Type.String() },
+  { $id: 'ShortError', description: 'Short error form (compatible family, admin, sandbox)' },
+);
+
+export const NumericId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'numeric id' });

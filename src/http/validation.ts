@@ -1,0 +1,118 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { centsFromNumber } from '../domain/money.ts';
+import { isUuidV4 } from '../domain/ids.ts';
+
+/**
+ * Custom formats shared by every schema. A schema says `format: 'money'` and both validation and the
+ * OpenAPI document know the rule.
+ */
+const formatMessages: Record<string, string> = {
+  money: 'must be a number with at most 2 decimal places',
+  'uuid-v4': 'must be a UUID v4',
+  email: 'must be a valid e-mail address',
+  'date-time': 'must be an ISO 8601 date-time',
+  date: 'must be an ISO 8601 date (YYYY-MM-DD)',
+  uri: 'must be a valid URL',
+  uuid: 'must be a UUID',
+};
+
+function newAjv(coerceTypes: boolean) {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+  });
+  addFormats.default(ajv);
+  ajv.addFormat('money', { type: 'number', validate: (v: number) => centsFromNumber(v) !== undefined });
+  ajv.addFormat('uuid-v4', { type: 'string', validate: (v: string) => isUuidV4(v) });
+  return ajv;
+}
+
+// Bodies are strict JSON: a string is never silently taken for a number. Query strings, path
+// parameters and headers are text by nature, so those are coerced.
+const strictAjv = newAjv(false);
+const coercingAjv = newAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
+  return ajv.compile(schema) as ValidateFunction;
+};
+
+/** A dotted field name for an ajv error: `details.key`, `splits[0].value`. */
+function fieldOf(error: ErrorObject): string {
+  const parts = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
+  let name = '';
+  for (const part of parts) name += /^\d+$/.test(part) ? `[${part}]` : name ? `.${part}` : part;
+  return name;
+}
+
+function describe(error: ErrorObject): string {
+  const p = error.params as Record<string, any>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type':
+      return `must be ${/^[aeiou]/.test(p.type) ? 'an' : 'a'} ${p.type}`;
+    case 'minimum':
+      return `must be greater than or equal to ${p.limit}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${p.limit}`;
+    case 'maximum':
+      return `must be less than or equal to ${p.limit}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${p.limit} characters long`;
+    case 'minItems':
+      return `must have at least ${p.limit} items`;
+    case 'maxItems':
+      return `must have at most ${p.limit} items`;
+    case 'maxProperties':
+      return `must have at most ${p.limit} keys`;
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'format':
+      return formatMessages[p.format] ?? `must match the format ${p.format}`;
+    case 'pattern':
+      return 'has an invalid format';
+    case 'multipleOf':
+      return `must be a multiple of ${p.multipleOf}`;
+    case 'additionalProperties':
+      return `must not have the property ${p.additionalProperty}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * One text per invalid field, in the order the fields failed. `anyOf`/`oneOf` wrappers are dropped
+ * in favour of the branch errors they summarise.
+ */
+export function validationMessages(errors: ErrorObject[], context?: string): string[] {
+  const byField = new Map<string, string>();
+  for (const error of errors) {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    const field = fieldOf(error) || context || 'body';
+    if (!byField.has(field)) byField.set(field, `${field} ${describe(error)}`);
+  }
+  if (byField.size === 0 && errors[0]) byField.set('body', `${fieldOf(errors[0]) || context || 'body'} is invalid`);
+  return [...byField.values()];
+}
+
+/** The fields in violation, for error details (`details.violations`). */
+export function violations(errors: ErrorObject[], context?: string): Array<{ field: string; message: string }> {
+  return validationMessages(errors, context).map((text) => {
+    const space = text.indexOf(' ');
+    return { field: text.slice(0, space), message: text.slice(space + 1) };
+  });
+}

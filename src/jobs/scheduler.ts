@@ -1,0 +1,168 @@
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.ts';
+import type { DB } from '../db/schema.ts';
+import type { Metrics } from '../metrics.ts';
+
+export interface Job<P = Record<string, unknown>> {
+  id: number;
+  kind: string;
+  payload: P;
+  /** 1 on the first run. */
+  attempt: number;
+}
+
+/** Runs inside the transaction that claimed the job: its effects and the job's removal commit together. */
+export type JobHandler<P = any> = (trx: Trx<DB>, job: Job<P>) => Promise<void>;
+
+export interface JobKindOptions {
+  maxAttempts?: number;
+  /** Seconds to wait before the given (1-based) retry. Default: 5 s doubling, at most 1 h. */
+  backoff?: (attempt: number) => number;
+}
+
+const defaultBackoff = (attempt: number) => Math.min(3600, 5 * 2 ** (attempt - 1));
+
+/**
+ * One durable scheduler over the `jobs` table. `schedule` writes a row in the caller's transaction;
+ * `runDue` claims due rows with FOR UPDATE SKIP LOCKED and runs each in a savepoint of the claiming
+ * transaction, so a job's effects and its deletion commit at once, a crash leaves it to run again,
+ * and two instances on one PostgreSQL never run one job at the same time. Time comes from the Clock:
+ * advancing the sandbox clock makes jobs due.
+ */
+export function createScheduler(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  logger: Logger;
+  metrics?: Metrics;
+  batchSize?: number;
+  pollMs?: number;
+}) {
+  const handlers = new Map<string, { handler: JobHandler; options: JobKindOptions }>();
+  const batchSize = deps.batchSize ?? 50;
+  const pollMs = deps.pollMs ?? 200;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  function register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions = {}) {
+    if (handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);
+    handlers.set(kind, { handler, options });
+  }
+
+  async function schedule(
+    trx: Kysely<DB> | Trx<DB>,
+    kind: string,
+    runAt: Date,
+    payload: Record<string, unknown> = {},
+  ): Promise<number> {
+    const now = deps.clock.now();
+    const row = await trx
+      .insertInto('jobs')
+      .values({
+        kind,
+        run_at: runAt,
+        payload: JSON.stringify(payload),
+        max_attempts: handlers.get(kind)?.options.maxAttempts ?? 10,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Claims and runs one batch of due jobs; answers how many it ran (succeeded or not). */
+  async function runBatch(): Promise<number> {
+    const now = deps.clock.now();
+    return deps.db.transaction().execute(async (trx) => {
+      const jobs = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>`
+        SELECT id, kind, payload, attempts, max_attempts FROM jobs
+         WHERE status = 'pending' AND run_at <= ${now}
+         ORDER BY run_at, id
+         LIMIT ${batchSize}
+         FOR UPDATE SKIP LOCKED`.execute(trx);
+      for (const row of jobs.rows) {
+        const attempt = row.attempts + 1;
+        const entry = handlers.get(row.kind);
+        await sql`SAVEPOINT job`.execute(trx);
+        const started = performance.now();
+        try {
+          if (!entry) throw new Error(`no handler for job kind "${row.kind}"`);
+          await entry.handler(trx, { id: row.id, kind: row.kind, payload: row.payload, attempt });
+          await sql`RELEASE SAVEPOINT job`.execute(trx);
+          await trx.deleteFrom('jobs').where('id', '=', row.id).execute();
+          deps.metrics?.jobs.inc({ kind: row.kind, outcome: 'done' });
+        } catch (error) {
+          await sql`ROLLBACK TO SAVEPOINT job`.execute(trx);
+          const failed = attempt >= row.max_attempts;
+          const delay = (entry?.options.backoff ?? defaultBackoff)(attempt);
+          await trx
+            .updateTable('jobs')
+            .set({
+              attempts: attempt,
+              status: failed ? 'failed' : 'pending',
+              run_at: new Date(now.getTime() + delay * 1000),
+              last_error: String((error as Error)?.stack ?? error).slice(0, 2000),
+              updated_at: now,
+            })
+            .where('id', '=', row.id)
+            .execute();
+          deps.metrics?.jobs.inc({ kind: row.kind, outcome: failed ? 'failed' : 'retry' });
+          deps.logger.warn({ err: error, jobId: row.id, kind: row.kind, attempt, failed }, 'job failed');
+        } finally {
+          deps.metrics?.jobDuration.observe({ kind: row.kind }, (performance.now() - started) / 1000);
+        }
+      }
+      return jobs.rows.length;
+    });
+  }
+
+  /** Runs everything due now, batch after batch (jobs a job schedules for now run too). */
+  async function runDue(): Promise<number> {
+    // Serialise with the poller so a drain never races a background batch on the same instance.
+    while (running) await running.catch(() => {});
+    const work = (async () => {
+      let total = 0;
+      for (let i = 0; i < 1000; i++) {
+        const n = await runBatch();
+        total += n;
+        if (n === 0) break;
+      }
+      return total;
+    })();
+    running = work;
+    try {
+      return await work;
+    } finally {
+      if (running === work) running = undefined;
+    }
+  }
+
+  function tick() {
+    if (stopped) return;
+    runDue()
+      .catch((error) => deps.logger.error({ err: error }, 'job poll failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, pollMs);
+      });
+  }
+
+  return {
+    register,
+    schedule,
+    runDue,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      timer = setTimeout(tick, 0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (running) await running.catch(() => {});
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

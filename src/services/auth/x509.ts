@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { X509Certificate, webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+export interface CertificateInfo {
+  /** SHA-256 of the DER, lowercase hex without separators. */
+  fingerprint: string;
+  subject: string;
+  notBefore: Date;
+  notAfter: Date;
+  pem: string;
+}
+
+/** Parses a PEM certificate with Node's X.509 parser; undefined when it is not one. */
+export function parseCertificate(pem: string): CertificateInfo | undefined {
+  if (!/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(pem)) return undefined;
+  try {
+    const cert = new X509Certificate(pem);
+    return {
+      fingerprint: cert.fingerprint256.replaceAll(':', '').toLowerCase(),
+      subject: cert.subject.split('\n').join(', '),
+      notBefore: new Date(cert.validFrom),
+      notAfter: new Date(cert.validTo),
+      pem: cert.toString(),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+/** A new P-256 key and a self-signed client certificate for it. */
+export async function makeClientCertificate(input: { commonName: string; notBefore: Date; notAfter: Date }) {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
+    name: `CN=${input.commonName.replace(/[,=+<>#;"\\]/g, ' ')}, O=pix-account-service`,
+    notBefore: input.notBefore,
+    notAfter: input.notAfter,
+    signingAlgorithm: EC,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth], false),
+    ],
+  });
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
+  return { certificatePem: cert.toString('pem'), privateKeyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
+}

@@ -1,0 +1,109 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../config.ts';
+import type { Container } from '../../container.ts';
+import type { Cents } from '../../domain/money.ts';
+import { parseCertificate } from '../auth/x509.ts';
+
+const DEMO_FUNDING = 1_000_000 as Cents; // R$ 10,000.00
+const DEMO_DOCUMENT = '11144477735';
+
+export interface DemoAccount {
+  accountId: number;
+  pixKey: string;
+  clientId: string;
+  clientSecret: string;
+  certPath: string;
+  keyPath: string;
+}
+
+function demoFolder(config: Config): string {
+  return config.dataDir === 'memory://' ? process.cwd() : path.resolve(config.dataDir, 'demo');
+}
+
+/**
+ * Makes sure the sandbox has its demo account: created and funded once, with a certificate whose
+ * files are in the demo folder and credentials whose secret is kept there too (the database keeps
+ * only its hash), so every start can print a working set.
+ */
+export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
+  const folder = demoFolder(c.config);
+  mkdirSync(folder, { recursive: true });
+  const certPath = path.join(folder, 'client-cert.pem');
+  const keyPath = path.join(folder, 'client-key.pem');
+  const credentialsPath = path.join(folder === process.cwd() ? path.join(folder, '.pix-demo') : folder, 'credentials.json');
+
+  let account = await c.accounts.demo();
+  if (!account) {
+    account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
+    await c.deposits.deposit(account.id, DEMO_FUNDING);
+  }
+
+  const now = c.clock.now();
+  const existing = existsSync(certPath) && existsSync(keyPath) ? parseCertificate(readFileSync(certPath, 'utf8')) : undefined;
+  const usable =
+    existing &&
+    existing.notAfter > now &&
+    (await c.db
+      .selectFrom('certificates')
+      .select('fingerprint')
+      .where('fingerprint', '=', existing.fingerprint)
+      .where('account_id', '=', account.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst());
+  if (!usable) {
+    const made = await c.certificates.make(account.id);
+    writeFileSync(certPath, made.certificatePem);
+    writeFileSync(keyPath, made.privateKeyPem, { mode: 0o600 });
+  }
+
+  let saved: { accountId: number; clientId: string; clientSecret: string } | undefined;
+  try {
+    saved = JSON.parse(readFileSync(credentialsPath, 'utf8'));
+  } catch {
+    saved = undefined;
+  }
+  const stillValid =
+    saved?.accountId === account.id &&
+    (await c.db
+      .selectFrom('credentials')
+      .select('client_id')
+      .where('client_id', '=', saved.clientId)
+      .where('account_id', '=', account.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst());
+  if (!saved || !stillValid) {
+    const created = await c.credentials.create(account.id, {});
+    saved = { accountId: account.id, clientId: created.clientId, clientSecret: created.clientSecret };
+    mkdirSync(path.dirname(credentialsPath), { recursive: true });
+    writeFileSync(credentialsPath, JSON.stringify(saved, null, 2), { mode: 0o600 });
+  }
+  return { accountId: account.id, pixKey: account.pix_key, clientId: saved.clientId, clientSecret: saved.clientSecret, certPath, keyPath };
+}
+
+export function printDemo(demo: DemoAccount, config: Config) {
+  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const encodeCert = `$(node -e 'process.stdout.write(encodeURIComponent(require("fs").readFileSync(process.argv[1],"utf8")))' '${demo.certPath}')`;
+  const lines = [
+    '',
+    '  pix-account-service is running in SANDBOX mode',
+    `  API:          ${base}   (docs: ${base}/docs)`,
+    `  Admin token:  ${config.adminToken}${config.adminTokenGenerated ? '   (generated; set ADMIN_TOKEN to fix it)' : ''}`,
+    '',
+    `  Demo account: id ${demo.accountId}, PIX key ${demo.pixKey}, funded with R$ 10,000.00`,
+    `  clientId:     ${demo.clientId}`,
+    `  clientSecret: ${demo.clientSecret}`,
+    `  certificate:  ${demo.certPath}`,
+    `  private key:  ${demo.keyPath}`,
+    '',
+    '  Get an access token:',
+    `  curl -s -X POST ${base}/api/auth/token \\`,
+    `    -H 'Content-Type: application/json' \\`,
+    `    -H "X-SSL-Client-Cert: ${encodeCert}" \\`,
+    `    -d '{"clientId":"${demo.clientId}","clientSecret":"${demo.clientSecret}"}'`,
+    '',
+    '  Then: curl -s ' + base + "/api/balance -H 'Authorization: Bearer <access_token>'",
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}

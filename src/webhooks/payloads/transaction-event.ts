@@ -1,0 +1,56 @@
+import { maskDocument } from '../../domain/documents.ts';
+import { toBrlNumber, type Cents } from '../../domain/money.ts';
+import type { Counterpart } from '../../db/schema.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
+
+export type TransactionEventName = 'CashIn' | 'CashOut' | 'CashInReversal' | 'CashOutReversal';
+
+const MOVEMENT: Record<TransactionRow['kind'], 'CREDIT' | 'DEBIT'> = {
+  PAYMENT: 'CREDIT',
+  REFUND_OUT: 'CREDIT',
+  WITHDRAW: 'DEBIT',
+  REFUND_IN: 'DEBIT',
+};
+
+export const movementOf = (kind: TransactionRow['kind']) => MOVEMENT[kind];
+
+/** The counterpart as shown outside: the document masked, missing bank fields as null. */
+export function publicCounterpart(counterpart: Counterpart | null) {
+  return {
+    name: counterpart?.name ?? null,
+    document: counterpart?.document ? maskDocument(counterpart.document) : null,
+    bank: {
+      bankISPB: counterpart?.bank?.bankISPB ?? null,
+      bankName: counterpart?.bank?.bankName ?? null,
+      bankCode: counterpart?.bank?.bankCode ?? null,
+      accountBranch: counterpart?.bank?.accountBranch ?? null,
+      accountNumber: counterpart?.bank?.accountNumber ?? null,
+    },
+  };
+}
+
+/**
+ * The provider's transaction webhook body (`CashOut` of the interface spec; `CashIn` and the two
+ * reversals share its shape, decisions section 5). Reversals add `parentTransaction`.
+ */
+export function transactionEvent(event: TransactionEventName, tx: TransactionRow, extra: Record<string, unknown> = {}) {
+  return {
+    event,
+    status: tx.status,
+    transactionType: 'PIX',
+    movementType: MOVEMENT[tx.kind],
+    transactionId: tx.transaction_id,
+    externalId: tx.external_id,
+    endToEndId: tx.end_to_end_id,
+    pixKey: tx.pix_key,
+    feeAmount: toBrlNumber(tx.fee_amount as Cents),
+    originalAmount: toBrlNumber(tx.original_amount as Cents),
+    finalAmount: toBrlNumber(tx.final_amount as Cents),
+    processingDate: (tx.processed_at ?? tx.updated_at).toISOString(),
+    errorCode: tx.status === 'ERROR' ? tx.error_code : null,
+    errorMessage: tx.status === 'ERROR' ? tx.error_message : null,
+    counterpart: publicCounterpart(tx.counterpart as Counterpart | null),
+    metadata: (tx.metadata as Record<string, unknown>) ?? {},
+    ...extra,
+  };
+}
