@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContainer, type Container } from '../src/container.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { AdjustableClock } from '../src/domain/clock.ts';
+import type { App } from '../src/http/app-types.ts';
+import { cpf } from './factories.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_START = new Date('2026-11-20T15:00:00.000Z'); // 12:00 in São Paulo, a Friday
+
+/** True when this run targets the real PostgreSQL (the "postgres" Vitest project). */
+export const onPostgres = process.env.TEST_DB === 'postgres';
+
+export interface HarnessOptions {
+  /** Extra environment for loadConfig (e.g. WEBHOOK_ROUTES_ENABLED). */
+  env?: Record<string, string>;
+  start?: Date;
+}
+
+/**
+ * The app on a fresh database (in-memory PGlite, or a private schema of TEST_DATABASE_URL) with a
+ * frozen clock: time moves only through `advance`, which then runs what fell due.
+ */
+export async function startHarness(options: HarnessOptions = {}) {
+  const clock = new AdjustableClock({ start: options.start ?? TEST_START, frozen: true });
+  const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const database = onPostgres
+    ? await openDatabase({ databaseUrl: requirePgUrl(), dataDir: 'memory://', schema, poolSize: 20 })
+    : await openDatabase({ dataDir: 'memory://' });
+  const config = loadConfig({
+    MODE: 'sandbox',
+    ADMIN_TOKEN,
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'info',
+    SANDBOX_SETTLEMENT_DELAY_MS: '1000',
+    ...options.env,
+  });
+  const logLines: string[] = [];
+  const logger = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _enc, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const c = await createContainer(config, { clock, database, logger });
+  const app = await buildApp(c);
+  await app.ready();
+  let seq = 0;
+
+  const h = {
+    c,
+    app,
+    clock,
+    logLines,
+    /** Moves the clock and runs every job that fell due. */
+    async advance(seconds: number) {
+      clock.advance(seconds);
+      return c.scheduler.runDue();
+    },
+    runJobs: () => c.scheduler.runDue(),
+    async admin(method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, body?: unknown) {
+      return app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        ...(body !== undefined ? { payload: body as object } : {}),
+      });
+    },
+    /** A new account through the admin API, optionally funded by a sandbox deposit (BRL). */
+    async createAccount(input: { name?: string; document?: string; type?: 'INDIVIDUAL' | 'COMPANY'; funds?: number } = {}) {
+      seq += 1;
+      const res = await h.admin('POST', '/admin/accounts', {
+        name: input.name ?? `Conta Teste ${seq}`,
+        document: input.document ?? cpf(seq * 7919 + Math.floor(Math.random() * 1e6)),
+        ...(input.type ? { type: input.type } : {}),
+      });
+      if (res.statusCode !== 201) throw new Error(`createAccount: ${res.statusCode} ${res.body}`);
+      const account = res.json() as { id: number; pixKey: string; name: string; document: string; type: string };
+      if (input.funds) await h.deposit(account.id, input.funds);
+      return account;
+    },
+    async deposit(accountId: number, amount: number) {
+      const res = await h.admin('POST', '/sandbox/deposits', { accountId, amount });
+      if (res.statusCode !== 201) throw new Error(`deposit: ${res.statusCode} ${res.body}`);
+      return res.json();
+    },
+    async balance(accountId: number): Promise<{ available: number; blocked: number }> {
+      const res = await h.admin('GET', `/admin/accounts/${accountId}`);
+      return res.json().balance;
+    },
+    async close() {
+      await app.close();
+      await c.close();
+      if (schema) {
+        const client = new pg.Client({ connectionString: requirePgUrl() });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      }
+    },
+  };
+  return h;
+}
+
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+export type { App, Container };
+
+function requirePgUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL must be set for the postgres suites');
+  return url;
+}
