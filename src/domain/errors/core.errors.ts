@@ -71,6 +71,11 @@ export const coreErrors = {
     userMessage: 'Ocorreu um erro inesperado. Tente novamente mais tarde.',
     generic: true,
   },
+  PROVIDER_UNAVAILABLE: {
+    status: 500,
+    message: 'The payment provider cannot be reached. Nothing was stored and no money was held; retry.',
+    userMessage: 'O provedor de pagamentos está indisponível no momento. Tente novamente.',
+  },
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'The service is temporarily unavailable. Retry with exponential backoff.',

@@ -1,0 +1,3 @@
+import type { ErrorSpec } from './error-spec.ts';
+
+export const chargeErrors = {} satisfies Record<string, ErrorSpec>;

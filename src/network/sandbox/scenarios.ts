@@ -1,0 +1,58 @@
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+
+/** Operations that take `X-Sandbox-Scenario` (decisions 4.9). */
+export type ScenarioOperation = 'cash_in' | 'cob' | 'cash_out' | 'cash_out_qrcode' | 'refund_in';
+
+/** What the simulated network will do with one operation. */
+export type Scenario =
+  | { outcome: 'settle'; extraDelaySeconds: number }
+  | { outcome: 'reject'; errorCode: string; errorMessage: string }
+  /** Cash-in only: the charge waits for a payer (`/sandbox/charges/{id}/pay`) or its expiry. */
+  | { outcome: 'wait' };
+
+const MAX_EXTRA_DELAY_S = 120;
+
+/** The one table of scenario values: header value -> asynchronous error code and its Portuguese text. */
+export const REJECTIONS: Record<string, { errorCode: string; errorMessage: string }> = {
+  'error:insufficient-funds': { errorCode: 'INSUFFICIENT_FUNDS', errorMessage: 'Saldo insuficiente na instituição de origem.' },
+  'error:invalid-pix-key': { errorCode: 'INVALID_PIX_KEY', errorMessage: 'Chave PIX inválida ou inexistente.' },
+  'error:document-mismatch': { errorCode: 'TAX_ID_MISMATCH', errorMessage: 'O documento informado não corresponde ao titular da chave.' },
+  'error:account-blocked': { errorCode: 'BLOCKED_ACCOUNT', errorMessage: 'A conta de destino está bloqueada judicialmente.' },
+  'error:duplicate-id': { errorCode: 'DUPLICATE_ID', errorMessage: 'Identificador da operação duplicado no provedor.' },
+  'error:invalid-tax-id': { errorCode: 'INVALID_TAX_ID', errorMessage: 'CPF/CNPJ inválido.' },
+  'error:account-closed': { errorCode: 'ACCOUNT_CLOSED', errorMessage: 'A conta de destino está encerrada.' },
+  'error:order-rejected': { errorCode: 'ORDER_REJECTED', errorMessage: 'A instituição de destino rejeitou a operação.' },
+  'error:payment-expired': { errorCode: 'PAYMENT_EXPIRED', errorMessage: 'O pagamento expirou antes de ser processado.' },
+  'error:settlement-timeout': { errorCode: 'SETTLEMENT_TIMEOUT', errorMessage: 'A instituição de destino não respondeu a tempo.' },
+};
+
+export const PROVIDER_UNAVAILABLE = 'error:provider-unavailable';
+
+const ALLOWED = ['success', 'delayed:<N>s', 'pending (cash-in and cob only)', ...Object.keys(REJECTIONS), PROVIDER_UNAVAILABLE];
+
+/**
+ * Reads the header (sandbox only). `error:provider-unavailable` throws at once: the request answers
+ * 500 and nothing is stored. Unknown values answer 400 listing the allowed ones.
+ */
+export function parseScenario(header: string | undefined, operation: ScenarioOperation): Scenario {
+  const value = header?.trim();
+  if (value === undefined || value === '') {
+    // A cob without the header waits for its payer; everything else settles.
+    return operation === 'cob' ? { outcome: 'wait' } : { outcome: 'settle', extraDelaySeconds: 0 };
+  }
+  if (value === 'success') return { outcome: 'settle', extraDelaySeconds: 0 };
+  const delayed = /^delayed:(\d{1,6})s$/.exec(value);
+  if (delayed) return { outcome: 'settle', extraDelaySeconds: Math.min(Number(delayed[1]), MAX_EXTRA_DELAY_S) };
+  if (value === 'pending' && (operation === 'cash_in' || operation === 'cob')) return { outcome: 'wait' };
+  const rejection = REJECTIONS[value];
+  if (rejection) return { outcome: 'reject', ...rejection };
+  if (value === PROVIDER_UNAVAILABLE) {
+    throw new DomainError('PROVIDER_UNAVAILABLE', { provider: 'sandbox', scenario: value });
+  }
+  throw new ValidationError([`X-Sandbox-Scenario must be one of: ${ALLOWED.join(', ')}`]);
+}
+
+/** Production: the header is refused outright. */
+export function refuseScenarioHeader(header: string | undefined): void {
+  if (header !== undefined) throw new ValidationError(['X-Sandbox-Scenario header is only supported in sandbox mode']);
+}
