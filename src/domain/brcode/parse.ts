@@ -4,7 +4,6 @@ import type { BrCode } from './brcode.ts';
 import {
   MAX_BRCODE_LENGTH,
   MAX_CITY_LENGTH,
-  MAX_KEY_OR_URL_LENGTH,
   MAX_NAME_LENGTH,
   MAX_TXID_LENGTH,
   PIX_GUI,
@@ -74,15 +73,10 @@ export function parseBrCode(text: string): ParseBrCodeResult {
     }
     return fail('Field 26 must hold a key (01) or a URL (25).');
   }
-  if (key !== undefined && (key.length === 0 || key.length > MAX_KEY_OR_URL_LENGTH)) {
-    return fail(`The key (26-01) must have 1 to ${MAX_KEY_OR_URL_LENGTH} characters.`);
-  }
-  if (url !== undefined) {
-    if (url.length === 0 || url.length > MAX_KEY_OR_URL_LENGTH) {
-      return fail(`The URL (26-25) must have 1 to ${MAX_KEY_OR_URL_LENGTH} characters.`);
-    }
-    if (URL_SCHEME.test(url)) return fail('The URL (26-25) must not include a scheme such as https://.');
-  }
+  // No upper bound needed: GUI (18) + header (4) + 77 fill the 99 characters field 26 can hold.
+  if (key === '') return fail('The key (26-01) must not be empty.');
+  if (url === '') return fail('The URL (26-25) must not be empty.');
+  if (url !== undefined && URL_SCHEME.test(url)) return fail('The URL (26-25) must not include a scheme such as https://.');
   const fss = valueOf(mai?.children, '03');
   if (fss !== undefined && !/^\d{8}$/.test(fss)) return fail('The FSS (26-03) must be an 8-digit ISPB.');
 
