@@ -1,0 +1,103 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScheduler } from '../../src/jobs/scheduler.ts';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const silent = pino({ level: 'silent' });
+const at = (seconds: number) => new Date(h.clock.now().getTime() + seconds * 1000);
+
+describe('durable jobs', () => {
+  it('runs a job only once it is due on the service clock, inside the claiming transaction', async () => {
+    const seen: string[] = [];
+    const scheduler = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    scheduler.register<{ note: string }>('test.note', async (trx, job) => {
+      seen.push(job.payload.note);
+      // The job's effect commits with its removal.
+      await trx.updateTable('accounts').set({ name: `noted ${job.payload.note}` }).where('id', '=', -1).execute();
+    });
+    await scheduler.schedule(h.c.db, 'test.note', at(10), { note: 'later' });
+    expect(await scheduler.runDue()).toBe(0);
+    h.clock.advance(10);
+    expect(await scheduler.runDue()).toBe(1);
+    expect(seen).toEqual(['later']);
+    expect(await scheduler.runDue()).toBe(0);
+    expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.note').execute()).toEqual([]);
+  });
+
+  it('retries a failing job with backoff, rolls back its effects, and marks it failed after the last try', async () => {
+    const scheduler = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    const { id } = await h.createAccount({ name: 'before' });
+    let calls = 0;
+    scheduler.register(
+      'test.fail',
+      async (trx) => {
+        calls += 1;
+        await trx.updateTable('accounts').set({ name: 'changed' }).where('id', '=', id).execute();
+        throw new Error('boom');
+      },
+      { maxAttempts: 3, backoff: (attempt) => attempt * 60 },
+    );
+    await scheduler.schedule(h.c.db, 'test.fail', at(0));
+    await scheduler.runDue();
+    expect(calls).toBe(1);
+    expect((await h.c.accounts.get(id)).name).toBe('before');
+    let job = await h.c.db.selectFrom('jobs').selectAll().where('kind', '=', 'test.fail').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ attempts: 1, status: 'pending' });
+    expect(job.run_at.getTime() - h.clock.now().getTime()).toBe(60_000);
+    h.clock.advance(59);
+    await scheduler.runDue();
+    expect(calls).toBe(1);
+    h.clock.advance(1);
+    await scheduler.runDue();
+    h.clock.advance(120);
+    await scheduler.runDue();
+    expect(calls).toBe(3);
+    job = await h.c.db.selectFrom('jobs').selectAll().where('kind', '=', 'test.fail').executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ attempts: 3, status: 'failed' });
+    expect(job.last_error).toContain('boom');
+    h.clock.advance(10_000);
+    await scheduler.runDue();
+    expect(calls).toBe(3);
+  });
+
+  it('survives a restart: a job scheduled by one scheduler is run by a new one on the same database', async () => {
+    const first = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    first.register('test.restart', async () => {});
+    await first.schedule(h.c.db, 'test.restart', at(5), { n: 1 });
+    await first.stop();
+    const ran: number[] = [];
+    const second = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    second.register<{ n: number }>('test.restart', async (_trx, job) => {
+      ran.push(job.payload.n);
+    });
+    h.clock.advance(5);
+    await second.runDue();
+    expect(ran).toEqual([1]);
+  });
+
+  it('POST /sandbox/clock/advance moves the clock and runs what fell due (admin token only)', async () => {
+    const ran: number[] = [];
+    // The container's own scheduler is the one the route drives.
+    h.c.scheduler.register<{ n: number }>('test.advance', async (_trx, job) => {
+      ran.push(job.payload.n);
+    });
+    await h.c.scheduler.schedule(h.c.db, 'test.advance', at(3600), { n: 7 });
+    const before = h.clock.now().getTime();
+    const res = await h.app.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { seconds: 3600 } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().jobsRun).toBeGreaterThanOrEqual(1);
+    expect(new Date(res.json().now).getTime() - before).toBe(3_600_000);
+    expect(ran).toEqual([7]);
+    const anonymous = await h.app.inject({ method: 'POST', url: '/sandbox/clock/advance', payload: { seconds: 1 } });
+    expect(anonymous.statusCode).toBe(401);
+    const bad = await h.admin('POST', '/sandbox/clock/advance', { seconds: -5 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toEqual(['seconds must be greater than or equal to 1']);
+  });
+});
