@@ -40,7 +40,7 @@ function sameDecimal(literal: string, value: number): boolean {
 
 /** JSON bodies: empty bodies allowed (as no body), malformed ones answer 400, inexact numbers 400. */
 export function registerJsonParser(app: FastifyInstance) {
-  app.removeContentTypeParser(['application/json']);
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);

@@ -99,14 +99,23 @@ function describe(error: ErrorObject): string {
  * in favour of the branch errors they summarise.
  */
 export function validationMessages(errors: ErrorObject[], context?: string): string[] {
-  const byField = new Map<string, string>();
+  const byField = new Map<string, ErrorObject[]>();
   for (const error of errors) {
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     const field = fieldOf(error) || context || 'body';
-    if (!byField.has(field)) byField.set(field, `${field} ${describe(error)}`);
+    byField.set(field, [...(byField.get(field) ?? []), error]);
   }
-  if (byField.size === 0 && errors[0]) byField.set('body', `${fieldOf(errors[0]) || context || 'body'} is invalid`);
-  return [...byField.values()];
+  const texts: string[] = [];
+  for (const [field, list] of byField) {
+    // A union of literals (TypeBox `Type.Union([Type.Literal(...)])`) fails as anyOf + one const per branch.
+    const consts = list.filter((e) => e.keyword === 'const').map((e) => (e.params as { allowedValue: unknown }).allowedValue);
+    if (list.some((e) => e.keyword === 'anyOf') && consts.length > 0) {
+      texts.push(`${field} must be one of: ${consts.join(', ')}`);
+      continue;
+    }
+    const first = list.find((e) => !['anyOf', 'oneOf', 'if'].includes(e.keyword)) ?? list[0]!;
+    texts.push(`${field} ${first.keyword === 'anyOf' || first.keyword === 'oneOf' ? 'is invalid' : describe(first)}`);
+  }
+  return texts;
 }
 
 /** The fields in violation, for error details (`details.violations`). */
