@@ -10,6 +10,10 @@ import { createAccountService } from './services/accounts/account.service.ts';
 import type { AccountTokenAuthenticator } from './services/auth/access-identity.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
 import { createCredentialService } from './services/auth/credential.service.ts';
+import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
+import { createSigningKeys } from './services/auth/signing-keys.ts';
+import { createTokenGrantService } from './services/auth/token-grant.service.ts';
+import { createTokenService } from './services/auth/token.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { createOutbox } from './webhooks/outbox.ts';
 
@@ -45,6 +49,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const accounts = createAccountService({ db, clock });
   const certificates = createCertificateService({ db, clock, accounts });
   const credentials = createCredentialService({ db, clock, accounts });
+  const signingKeys = createSigningKeys({ db, clock });
+  await signingKeys.ensure();
+  const tokens = createTokenService({ clock, keys: signingKeys });
+  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [scheduler];
 
@@ -62,9 +70,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
     accounts,
     certificates,
     credentials,
+    signingKeys,
+    tokens,
+    tokenGrants,
     deposits,
     /** Verifies account access tokens (the authentication feature provides it). */
-    accountTokens: undefined as AccountTokenAuthenticator | undefined,
+    accountTokens: createBearerAuthenticator({ db, tokens }) as AccountTokenAuthenticator,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
     start() {

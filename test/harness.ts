@@ -96,6 +96,40 @@ export async function startHarness(options: HarnessOptions = {}) {
       const res = await h.admin('GET', `/admin/accounts/${accountId}`);
       return res.json().balance;
     },
+    /**
+     * An access token for the account through the real flow: a certificate made by the admin API,
+     * credentials (optionally with only some scopes), then POST /api/auth/token.
+     */
+    async tokenFor(accountId: number, scopes?: string[]): Promise<string> {
+      const cert = await h.admin('POST', `/admin/accounts/${accountId}/certificates`, {});
+      if (cert.statusCode !== 201) throw new Error(`tokenFor (certificate): ${cert.statusCode} ${cert.body}`);
+      const creds = await h.admin('POST', `/admin/accounts/${accountId}/credentials`, scopes ? { scopes } : {});
+      if (creds.statusCode !== 201) throw new Error(`tokenFor (credentials): ${creds.statusCode} ${creds.body}`);
+      const { clientId, clientSecret } = creds.json() as { clientId: string; clientSecret: string };
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        headers: { 'x-ssl-client-cert': encodeURIComponent(cert.json().certificatePem) },
+        payload: { clientId, clientSecret },
+      });
+      if (res.statusCode !== 201) throw new Error(`tokenFor (token): ${res.statusCode} ${res.body}`);
+      return res.json().access_token as string;
+    },
+    /** A call with an account's bearer token (and any extra headers). */
+    async api(
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT',
+      url: string,
+      token: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) {
+      return app.inject({
+        method,
+        url,
+        headers: { ...headers, authorization: `Bearer ${token}` },
+        ...(body !== undefined ? { payload: body as object } : {}),
+      });
+    },
     async close() {
       await app.close();
       await c.close();

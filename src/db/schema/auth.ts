@@ -1,3 +1,20 @@
-// Tables owned by the auth feature; its migrations live in src/db/migrations.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface AuthTables {}
+import type { Json, Timestamp } from '../schema.ts';
+
+/** A JSON Web Key as stored (jose's JWK shape, kept loose: the database does not interpret it). */
+export type StoredJwk = Record<string, string>;
+
+export interface SigningKeysTable {
+  /** RFC 7638 thumbprint of the public key; the `kid` header of every token it signs. */
+  kid: string;
+  alg: string;
+  private_jwk: Json<StoredJwk>;
+  public_jwk: Json<StoredJwk>;
+  created_at: Timestamp;
+  /** Set when a newer key takes over signing; the key still verifies for one token lifetime. */
+  retired_at: Timestamp | null;
+}
+
+// Tables owned by the auth feature; its migrations live in src/db/migrations (100-199).
+export interface AuthTables {
+  signing_keys: SigningKeysTable;
+}

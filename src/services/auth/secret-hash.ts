@@ -16,6 +16,11 @@ export async function hashSecret(secret: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/** True when a stored hash is in a scheme this code can check (anything else is a corrupt record). */
+export function isRecognizedHash(stored: string): boolean {
+  return /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/.test(stored);
+}
+
 /** Constant-time comparison; a malformed stored hash never matches. */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');

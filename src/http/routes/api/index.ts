@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../app-types.ts';
+import { createTokenRoute } from './create-token.route.ts';
 
 /** The public family (`/api/...`): errors in the full envelope. */
-export const apiRoutes: RouteModule[] = [];
+export const apiRoutes: RouteModule[] = [createTokenRoute];

@@ -1,0 +1,131 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import type { DB } from '../../db/schema.ts';
+import type { StoredJwk } from '../../db/schema/auth.ts';
+import { TOKEN_LIFETIME_S } from './token-claims.ts';
+
+export const SIGNING_ALG = 'ES256';
+/** A signing key is replaced after this long; tokens it signed stay verifiable until they expire. */
+const ROTATE_AFTER_MS = 30 * 86_400_000;
+const KEYS_LOCK = 7256100;
+
+export interface SigningKey {
+  kid: string;
+  key: CryptoKey;
+}
+
+/**
+ * The keys that sign access tokens, kept in the database so every instance signs and verifies with
+ * the same set and a restart invalidates nothing. Only imported key objects are cached (by kid: a
+ * kid names one immutable key); which key signs and which still verify is always read from the table.
+ */
+export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
+  const { db, clock } = deps;
+  const imported = new Map<string, Promise<CryptoKey>>();
+
+  const importOnce = (cacheKey: string, jwk: StoredJwk) => {
+    let key = imported.get(cacheKey);
+    if (!key) {
+      key = importJWK(jwk as JWK, SIGNING_ALG) as Promise<CryptoKey>;
+      imported.set(cacheKey, key);
+    }
+    return key;
+  };
+
+  async function newKeyRow(now: Date) {
+    const { privateKey, publicKey } = await generateKeyPair(SIGNING_ALG, { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const privateJwk = await exportJWK(privateKey);
+    const kid = await calculateJwkThumbprint(publicJwk);
+    return {
+      kid,
+      alg: SIGNING_ALG,
+      private_jwk: JSON.stringify(privateJwk),
+      public_jwk: JSON.stringify({ ...publicJwk, kid, alg: SIGNING_ALG, use: 'sig' }),
+      created_at: now,
+    };
+  }
+
+  /**
+   * Makes a new signing key and retires the current one. Several instances may call this at once:
+   * an advisory lock makes them take turns, and `onlyIfOlderThan` lets the later ones see that the
+   * work is done.
+   */
+  async function rotate(onlyIfOlderThan?: Date): Promise<string> {
+    const now = clock.now();
+    const row = await newKeyRow(now);
+    return db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${KEYS_LOCK})`.execute(trx);
+      const active = await trx
+        .selectFrom('signing_keys')
+        .select(['kid', 'created_at'])
+        .where('retired_at', 'is', null)
+        .executeTakeFirst();
+      if (active && onlyIfOlderThan && active.created_at > onlyIfOlderThan) return active.kid;
+      await trx.updateTable('signing_keys').set({ retired_at: now }).where('retired_at', 'is', null).execute();
+      await trx.insertInto('signing_keys').values(row).execute();
+      return row.kid;
+    });
+  }
+
+  /** Creates the first key on first start; a no-op afterwards. */
+  async function ensure(): Promise<void> {
+    const active = await db.selectFrom('signing_keys').select('kid').where('retired_at', 'is', null).executeTakeFirst();
+    if (!active) await rotate(new Date(0));
+  }
+
+  /** The key that signs now (rotated first when it is older than the rotation period). */
+  async function current(): Promise<SigningKey> {
+    const now = clock.now();
+    let active = await db
+      .selectFrom('signing_keys')
+      .select(['kid', 'private_jwk', 'created_at'])
+      .where('retired_at', 'is', null)
+      .executeTakeFirst();
+    if (!active || now.getTime() - active.created_at.getTime() >= ROTATE_AFTER_MS) {
+      await rotate(new Date(now.getTime() - ROTATE_AFTER_MS));
+      active = await db
+        .selectFrom('signing_keys')
+        .select(['kid', 'private_jwk', 'created_at'])
+        .where('retired_at', 'is', null)
+        .executeTakeFirstOrThrow();
+    }
+    return { kid: active.kid, key: await importOnce(`private:${active.kid}`, active.private_jwk as StoredJwk) };
+  }
+
+  /** A key that may verify a token now: active, or retired less than one token lifetime ago. */
+  async function verificationKey(kid: string): Promise<CryptoKey | undefined> {
+    const row = await db
+      .selectFrom('signing_keys')
+      .select(['public_jwk', 'retired_at'])
+      .where('kid', '=', kid)
+      .executeTakeFirst();
+    if (!row || !stillVerifies(row.retired_at, clock.now())) return undefined;
+    return importOnce(`public:${kid}`, row.public_jwk as StoredJwk);
+  }
+
+  /** The public keys that verify tokens now (JWKS): never a private member. */
+  async function publicKeys(): Promise<StoredJwk[]> {
+    const now = clock.now();
+    const rows = await db
+      .selectFrom('signing_keys')
+      .select(['public_jwk', 'retired_at'])
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows
+      .filter((r) => stillVerifies(r.retired_at, now))
+      .map((r) => {
+        const { kty, crv, x, y, kid, alg, use } = r.public_jwk as StoredJwk;
+        return { kty, crv, x, y, kid, alg, use } as StoredJwk;
+      });
+  }
+
+  return { ensure, rotate: () => rotate(), current, verificationKey, publicKeys };
+}
+
+function stillVerifies(retiredAt: Date | null, now: Date): boolean {
+  return retiredAt === null || now.getTime() <= retiredAt.getTime() + TOKEN_LIFETIME_S * 1000;
+}
+
+export type SigningKeys = ReturnType<typeof createSigningKeys>;

@@ -1,0 +1,171 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError } from '../../domain/errors/domain-error.ts';
+import { isUuidV4 } from '../../domain/ids.ts';
+import type { DB } from '../../db/schema.ts';
+import { ALL_SCOPES } from './scopes.ts';
+import { DUMMY_HASH_PROMISE, isRecognizedHash, verifySecret } from './secret-hash.ts';
+import type { TokenService } from './token.service.ts';
+import { parseCertificate, type CertificateInfo } from './x509.ts';
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface Grant {
+  accessToken: string;
+  expiresIn: number;
+  scopes: string[];
+}
+
+const ENCODING_HINT =
+  'Send the PEM percent-encoded (RFC 3986, e.g. encodeURIComponent or nginx $ssl_client_escaped_cert): spaces as %20, newlines as %0A, "+" as %2B.';
+
+/**
+ * The client-credentials exchange behind both token routes (`/api/auth/token` and `/oauth/token`):
+ * certificate checks, then credentials, then the token. Routes check the certificate header first
+ * (`readCertificate`), then their own body, then call `grant`, which is decisions 4.15's order.
+ */
+export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; tokens: TokenService; logger: Logger }) {
+  const { db, clock } = deps;
+
+  /** The certificate from `X-SSL-Client-Cert`: present, percent-decoded, a real X.509 certificate. */
+  function readCertificate(header: string | string[] | undefined): CertificateInfo {
+    if (header === undefined || header === '') {
+      throw new DomainError(
+        'PUB_CERT_HEADER_MISSING',
+        { hint: `Send the client certificate in the X-SSL-Client-Cert header. ${ENCODING_HINT}` },
+      );
+    }
+    if (Array.isArray(header)) {
+      throw new DomainError('PUB_CERT_MALFORMED_PEM', { hint: 'Send exactly one X-SSL-Client-Cert header.' });
+    }
+    let pem: string;
+    try {
+      pem = decodeURIComponent(header);
+    } catch {
+      throw new DomainError('PUB_CERT_MALFORMED_PEM', { hint: `The header is not valid percent-encoding. ${ENCODING_HINT}` });
+    }
+    // Form encoding (application/x-www-form-urlencoded) writes spaces as "+": the PEM armour lines,
+    // whose only spaces are these, give it away. A "+" inside the base64 body is legitimate (%2B).
+    if (/-----(BEGIN|END)\+[A-Z0-9+ ]*-----/.test(pem)) {
+      throw new DomainError('PUB_CERT_MALFORMED_PEM', {
+        hint: `The certificate looks form-encoded ("+" for spaces, as in "-----BEGIN+CERTIFICATE-----"). ${ENCODING_HINT}`,
+      });
+    }
+    const info = parseCertificate(pem);
+    if (!info) {
+      throw new DomainError('PUB_CERT_MALFORMED_PEM', {
+        hint: `The header does not hold a PEM X.509 certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----). ${ENCODING_HINT}`,
+      });
+    }
+    return info;
+  }
+
+  /** A database failure while looking up the registry or credentials: the store is unreachable. */
+  async function fromStore<T>(what: string, lookup: () => Promise<T>): Promise<T> {
+    try {
+      return await lookup();
+    } catch (error) {
+      deps.logger.error({ err: error, lookup: what }, 'credential store lookup failed');
+      throw new DomainError('PUB_AUTH_UPSTREAM_UNAVAILABLE', {
+        hint: 'The credential store cannot be reached right now. Retry with exponential backoff.',
+      });
+    }
+  }
+
+  /**
+   * Validity window, registry, credentials, account link, then a token. `requestedScopes` (OAuth's
+   * `scope`) narrows the credential's scopes; it may not widen them.
+   */
+  async function grant(cert: CertificateInfo, credentials: ClientCredentials, requestedScopes?: string[]): Promise<Grant> {
+    const now = clock.now();
+    if (now < cert.notBefore) {
+      throw new DomainError('PUB_CERT_NOT_YET_VALID', {
+        hint: `The certificate is valid from ${cert.notBefore.toISOString()}; use a certificate valid now or check its notBefore.`,
+        notBefore: cert.notBefore.toISOString(),
+      });
+    }
+    if (now > cert.notAfter) {
+      throw new DomainError('PUB_CERT_EXPIRED', {
+        hint: `The certificate expired at ${cert.notAfter.toISOString()}; register a new certificate for the account.`,
+        notAfter: cert.notAfter.toISOString(),
+      });
+    }
+
+    const registered = await fromStore('certificate', () =>
+      db
+        .selectFrom('certificates')
+        .select(['account_id'])
+        .where('fingerprint', '=', cert.fingerprint)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst(),
+    );
+    if (!registered) {
+      throw new DomainError('PUB_CERT_NOT_REGISTERED', {
+        hint: 'This certificate is not linked to any account, or it was revoked. Link it to the account in the service portal (admin) and retry.',
+        fingerprint: cert.fingerprint,
+      });
+    }
+
+    const credential = isUuidV4(credentials.clientId)
+      ? await fromStore('credentials', () =>
+          db
+            .selectFrom('credentials')
+            .select(['account_id', 'secret_hash', 'scopes'])
+            .where('client_id', '=', credentials.clientId.toLowerCase())
+            .where('revoked_at', 'is', null)
+            .executeTakeFirst(),
+        )
+      : undefined;
+    if (credential && !isRecognizedHash(credential.secret_hash)) {
+      deps.logger.error({ clientId: credentials.clientId }, 'stored client secret hash is in an unknown format');
+      throw new DomainError('PUB_AUTH_UPSTREAM_ERROR', {
+        hint: 'The credential store answered something this service does not recognise. Retry later; if it persists, contact support quoting the errorId.',
+      });
+    }
+    // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
+    const matches = await verifySecret(credentials.clientSecret, credential?.secret_hash ?? (await DUMMY_HASH_PROMISE));
+    if (!credential || !matches) {
+      throw new DomainError('PUB_INVALID_CREDENTIALS', {
+        hint: 'Check clientId and clientSecret. The secret is shown only when the credentials are created; create new credentials if it was lost.',
+      });
+    }
+
+    if (registered.account_id !== credential.account_id) {
+      throw new DomainError('PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT', {
+        hint: 'The certificate is registered to another account. Use the certificate linked to the account that owns this clientId.',
+      });
+    }
+
+    const held = credential.scopes.split(' ').filter(Boolean);
+    let scopes = held;
+    if (requestedScopes !== undefined) {
+      const refused = requestedScopes.filter((s) => !held.includes(s));
+      if (refused.length > 0) {
+        throw new DomainError(
+          'AUTH_SCOPE_NOT_GRANTED',
+          { hint: `These credentials carry: ${held.join(' ')}. Known scopes: ${ALL_SCOPES.join(' ')}.`, refused },
+          `Scope not granted: ${refused.join(' ')}`,
+        );
+      }
+      scopes = [...new Set(requestedScopes)];
+    }
+
+    const { token, expiresIn } = await fromStore('signing key', () =>
+      deps.tokens.issue({
+        accountId: credential.account_id,
+        clientId: credentials.clientId.toLowerCase(),
+        scopes,
+        certificateFingerprint: cert.fingerprint,
+      }),
+    );
+    return { accessToken: token, expiresIn, scopes };
+  }
+
+  return { readCertificate, grant };
+}
+
+export type TokenGrantService = ReturnType<typeof createTokenGrantService>;
