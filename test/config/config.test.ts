@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('configuration (decisions section 1)', () => {
+  it('has the documented defaults and is frozen', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicHost: '127.0.0.1:3000',
+      databaseUrl: undefined,
+      dataDir: './data',
+      mode: 'sandbox',
+      institutionIspb: '99999999',
+      institutionName: 'PIX Account Sandbox',
+      sandboxSettlementDelayMs: 1000,
+      sandboxMinExpirationS: 60,
+      webhookRoutesEnabled: false,
+      adminTokenGenerated: true,
+    });
+    expect(config.adminToken).toMatch(/^adm_/);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(loadConfig({ PORT: '8080' }).publicHost).toBe('127.0.0.1:8080');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ MODE: 'staging' }, 'MODE'],
+    [{ MODE: 'production' }, 'ADMIN_TOKEN'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ INSTITUTION_ISPB: '123' }, 'INSTITUTION_ISPB'],
+    [{ SANDBOX_SETTLEMENT_DELAY_MS: '-1' }, 'SANDBOX_SETTLEMENT_DELAY_MS'],
+    [{ SANDBOX_MIN_EXPIRATION_S: '10' }, 'SANDBOX_MIN_EXPIRATION_S'],
+    [{ WEBHOOK_ROUTES_ENABLED: 'yes' }, 'WEBHOOK_ROUTES_ENABLED'],
+    [{ PUBLIC_HOST: 'https://pix.example.com' }, 'PUBLIC_HOST'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('refuses %j naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as ConfigError).variable).toBe(variable);
+      expect((error as Error).message).toContain(variable);
+    }
+  });
+
+  it('production needs an admin token and takes the given one', () => {
+    const config = loadConfig({ MODE: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    expect(config.mode).toBe('production');
+    expect(config.adminTokenGenerated).toBe(false);
+  });
+});
