@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createContainer } from '../../src/container.ts';
+import { DataDirLockedError, openDatabase } from '../../src/db/database.ts';
+import { splitStatements } from '../../src/db/migrate.ts';
+import { AdjustableClock } from '../../src/domain/clock.ts';
+import { ensureDemoAccount } from '../../src/services/sandbox/demo-account.ts';
+import pino from 'pino';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pix-start-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('embedded database folder', () => {
+  it('refuses a second opening of one PGlite folder with a clear message, and frees it on close', async () => {
+    const dir = tempDir();
+    const first = await openDatabase({ dataDir: dir });
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DataDirLockedError);
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/already in use by another process/);
+    await first.close();
+    const again = await openDatabase({ dataDir: dir });
+    await again.close();
+  });
+
+  it('a second service process on the same DATA_DIR exits with that message', async () => {
+    const dir = tempDir();
+    const first = await openDatabase({ dataDir: dir });
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        env: { ...process.env, MODE: 'sandbox', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain('already in use by another process');
+    } finally {
+      await first.close();
+    }
+  }, 60_000);
+
+  it('keeps data across restarts of the same folder', async () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-admin-token', LOG_LEVEL: 'silent' });
+    const c1 = await createContainer(config, { logger: pino({ level: 'silent' }) });
+    const account = await c1.accounts.create({ name: 'Persist', document: '52998224725' });
+    await c1.close();
+    const c2 = await createContainer(config, { logger: pino({ level: 'silent' }) });
+    expect((await c2.accounts.get(account.id)).name).toBe('Persist');
+    await c2.close();
+  });
+});
+
+describe('demo account (decisions section 1)', () => {
+  it('is created once, funded with R$ 10,000.00, and its certificate, key and credentials are written and reused', async () => {
+    const dir = tempDir();
+    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-admin-token', LOG_LEVEL: 'silent' });
+    const clock = new AdjustableClock({ start: new Date('2026-11-20T15:00:00Z'), frozen: true });
+    const c = await createContainer(config, { logger: pino({ level: 'silent' }), clock });
+    const first = await ensureDemoAccount(c);
+    expect(first.certPath).toBe(path.join(dir, 'demo', 'client-cert.pem'));
+    expect(existsSync(first.keyPath)).toBe(true);
+    expect(readFileSync(first.certPath, 'utf8')).toMatch(/BEGIN CERTIFICATE/);
+    const account = await c.accounts.get(first.accountId);
+    expect(account).toMatchObject({ available: 1_000_000, blocked: 0, is_demo: true });
+    const second = await ensureDemoAccount(c);
+    expect(second).toEqual(first);
+    expect((await c.accounts.get(first.accountId)).available).toBe(1_000_000);
+    await c.close();
+  });
+});
+
+describe('migrations', () => {
+  it('split into statements, keeping quotes, dollar-quoted bodies and comments intact', () => {
+    const text = `-- a comment; with a semicolon
+CREATE TABLE a (x text DEFAULT 'it''s; fine');
+CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql;
+SELECT 2`;
+    expect(splitStatements(text)).toEqual([
+      "CREATE TABLE a (x text DEFAULT 'it''s; fine')",
+      'CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql',
+      'SELECT 2',
+    ]);
+  });
+});
