@@ -50,6 +50,29 @@ describe('embedded database folder', () => {
     }
   }, 60_000);
 
+  it('SIGTERM closes the service cleanly: exit code 0 and the folder free again', async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, MODE: 'sandbox', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (stdout.includes('Get an access token')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`exited early with ${code}`)));
+    });
+    expect(stdout).toMatch(/clientSecret: \S{8,64}/);
+    child.removeAllListeners('exit');
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const reopened = await openDatabase({ dataDir: dir });
+    await reopened.close();
+  }, 60_000);
+
   it('keeps data across restarts of the same folder', async () => {
     const dir = tempDir();
     const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-admin-token', LOG_LEVEL: 'silent' });
