@@ -2,5 +2,6 @@ import type { RouteModule } from '../../app-types.ts';
 import { healthRoute } from './health.route.ts';
 import { metricsRoute } from './metrics.route.ts';
 import { openapiRoute } from './openapi.route.ts';
+import { jwksRoute } from './jwks.route.ts';
 
-export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute];
+export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute, jwksRoute];

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import type { RouteModule } from '../../app-types.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+
+const Balance = Type.Object({
+  grossBalance: Type.Number({ description: 'available + blocked, BRL' }),
+  blockedBalance: Type.Number({ description: 'reserved for operations in processing, BRL' }),
+  netBalance: Type.Number({ description: 'usable now, BRL (already net of blocked)' }),
+  consultedAt: Type.String({ format: 'date-time' }),
+});
+
+/** Decisions 4.17: the standard-shape balance, read from the account row the ledger keeps. */
+export const getBalanceRoute: RouteModule = (app, c) =>
+  app.get(
+    '/api/balance',
+    {
+      onRequest: requireAccount(c, 'balance:read'),
+      schema: { tags: ['balance'], summary: 'Account balance', security: [{ bearer: [] }], response: { 200: Balance } },
+    },
+    async (request) => {
+      const account = await c.accounts.get(accountIdOf(request));
+      const available = account.available as Cents;
+      const blocked = account.blocked as Cents;
+      return {
+        grossBalance: toBrlNumber((available + blocked) as Cents),
+        blockedBalance: toBrlNumber(blocked),
+        netBalance: toBrlNumber(available),
+        consultedAt: c.clock.now().toISOString(),
+      };
+    },
+  );

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import type { RouteModule } from '../../app-types.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+
+const Balances = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      eventDate: Type.String({ format: 'date-time' }),
+      balanceAmount: Type.Object({
+        available: Type.Number({ description: 'usable now, already net of blocked' }),
+        blocked: Type.Number({ description: 'reserved for operations in processing' }),
+        overdraft: Type.Number({ description: 'always 0 (not offered)' }),
+      }),
+    }),
+  ),
+});
+
+/** The central-bank-compatible balance: exactly one item, amounts as JSON numbers (decisions 3). */
+export const getBalancesRoute: RouteModule = (app, c) =>
+  app.get(
+    '/accounts/balances',
+    {
+      onRequest: requireAccount(c, 'balance:read'),
+      schema: { tags: ['compatible'], summary: 'Account balance (compatible shape)', security: [{ bearer: [] }], response: { 200: Balances } },
+    },
+    async (request) => {
+      const account = await c.accounts.get(accountIdOf(request));
+      return {
+        data: [
+          {
+            eventDate: c.clock.now().toISOString(),
+            balanceAmount: {
+              available: toBrlNumber(account.available as Cents),
+              blocked: toBrlNumber(account.blocked as Cents),
+              overdraft: 0,
+            },
+          },
+        ],
+      };
+    },
+  );
