@@ -111,10 +111,12 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
     const rows = await db
       .selectFrom('signing_keys')
       .select(['public_jwk', 'retired_at'])
-      .orderBy('created_at', 'desc')
       .execute();
+    // The signing key first, then retired keys, most recently retired first.
+    const rank = (r: { retired_at: Date | null }) => r.retired_at?.getTime() ?? Number.POSITIVE_INFINITY;
     return rows
       .filter((r) => stillVerifies(r.retired_at, now))
+      .sort((a, b) => rank(b) - rank(a))
       .map((r) => {
         const { kty, crv, x, y, kid, alg, use } = r.public_jwk as StoredJwk;
         return { kty, crv, x, y, kid, alg, use } as StoredJwk;
