@@ -1,3 +1,52 @@
-// Tables owned by the refunds feature; its migrations live in src/db/migrations.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface RefundTables {}
+import type { Generated } from 'kysely';
+import type { Timestamp } from '../schema.ts';
+
+export type RefundNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+
+export interface RefundsTable {
+  id: Generated<number>;
+  transaction_id: number;
+  original_id: number;
+  account_id: number;
+  refund_id: string;
+  rtr_id: string;
+  natureza: RefundNature;
+  description: string | null;
+  created_at: Timestamp;
+}
+
+export type MedStatus = 'OPEN' | 'RECEIVED' | 'CANCELLED' | 'ANALYZED';
+export type MedAnalysisResult = 'APPROVED' | 'REJECTED';
+
+export interface MedsTable {
+  id: Generated<number>;
+  account_id: number;
+  end_to_end_id: string;
+  original_id: number | null;
+  status: MedStatus;
+  reason: 'REFUND_REQUEST' | 'REFUND_CANCELLATION';
+  cause: string | null;
+  description: string | null;
+  analysis_result: MedAnalysisResult | null;
+  analysis_details: string | null;
+  requesting_bank_ispb: string;
+  requesting_bank_name: string;
+  disputed_amount: number;
+  blocked_amount: Generated<number>;
+  refund_transaction_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: Timestamp;
+  hits: number;
+}
+
+// Tables owned by the refunds feature (refunds, MED, shared rate limits); migrations 500-599.
+export interface RefundTables {
+  refunds: RefundsTable;
+  meds: MedsTable;
+  rate_limit_windows: RateLimitWindowsTable;
+}

@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
+import type { RouteModule } from '../../app-types.ts';
+import { toCents } from '../../money-edge.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Amount } from '../../schemas/common.ts';
+
+const Body = Type.Object({
+  refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
+  reason: Type.Optional(Type.String({ maxLength: 255 })),
+  externalId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: "unique per account; the compatible family's devolucao id" }),
+  ),
+});
+
+/** The spec's Refund-in transaction. */
+const RefundIn = Type.Object({
+  transactionId: Type.String({ format: 'uuid' }),
+  externalId: Type.String(),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')]),
+  refundValue: Type.Number(),
+  providerTransactionId: Type.String({ description: 'correlates the webhooks (the refund end-to-end id, D...)' }),
+  generateTime: Type.String({ format: 'date-time' }),
+});
+
+/** POST /api/pix/refund-in/{id}: refunds a received PIX, in whole or in part. */
+export const createRefundInRoute: RouteModule = (app, c) =>
+  app.post(
+    '/api/pix/refund-in/:id',
+    {
+      onRequest: requireAccount(c, 'pix:write'),
+      schema: {
+        tags: ['pix'],
+        summary: 'Refund a received PIX (refund-in)',
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'transactionId or numeric id of the received PIX' }) }),
+        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String()) }),
+        body: Body,
+        response: { 201: RefundIn },
+      },
+    },
+    async (request, reply) => {
+      const { tx, refund } = await c.refunds.create({
+        accountId: accountIdOf(request),
+        original: { by: 'id', id: request.params.id },
+        amount: toCents(request.body.refundValue, 'refundValue'),
+        description: request.body.reason ?? null,
+        refundId: request.body.externalId,
+        family: 'api',
+        natureza: 'ORIGINAL',
+        scenario: refundScenario(c.config.mode, request.headers['x-sandbox-scenario']),
+      });
+      return reply.code(201).send({
+        transactionId: tx.transaction_id,
+        externalId: refund.refund_id,
+        status: tx.status,
+        refundValue: toBrlNumber(tx.original_amount as Cents),
+        providerTransactionId: refund.rtr_id,
+        generateTime: tx.created_at.toISOString(),
+      });
+    },
+  );

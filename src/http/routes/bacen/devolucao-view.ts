@@ -1,0 +1,42 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
+import type { RefundRow } from '../../../services/refunds/refunds.repo.ts';
+
+export const DevolucaoParams = Type.Object({
+  e2eid: Type.String({ pattern: '^[a-zA-Z0-9]{32}$', description: 'end-to-end id of the received PIX' }),
+  id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$', description: 'client-generated refund id' }),
+});
+
+/** The central bank's `Devolucao` (bacen-pix-api openapi). */
+export const Devolucao = Type.Object(
+  {
+    id: Type.String(),
+    rtrId: Type.String(),
+    valor: Type.String(),
+    natureza: Type.Union([Type.Literal('ORIGINAL'), Type.Literal('RETIRADA'), Type.Literal('MED_OPERACIONAL'), Type.Literal('MED_FRAUDE')]),
+    descricao: Type.Optional(Type.String()),
+    horario: Type.Object({ solicitacao: Type.String(), liquidacao: Type.Optional(Type.String()) }),
+    status: Type.Union([Type.Literal('EM_PROCESSAMENTO'), Type.Literal('DEVOLVIDO'), Type.Literal('NAO_REALIZADO')]),
+    motivo: Type.Optional(Type.String()),
+  },
+  { $id: 'Devolucao' },
+);
+
+const STATUS = { PENDING: 'EM_PROCESSAMENTO', CONFIRMED: 'DEVOLVIDO', ERROR: 'NAO_REALIZADO' } as const;
+
+export function devolucaoView(tx: TransactionRow, refund: RefundRow): Static<typeof Devolucao> {
+  return {
+    id: refund.refund_id,
+    rtrId: refund.rtr_id,
+    valor: toDecimalString(tx.original_amount as Cents),
+    natureza: refund.natureza,
+    ...(refund.description !== null ? { descricao: refund.description } : {}),
+    horario: {
+      solicitacao: tx.created_at.toISOString(),
+      ...(tx.status === 'CONFIRMED' && tx.processed_at ? { liquidacao: tx.processed_at.toISOString() } : {}),
+    },
+    status: STATUS[tx.status],
+    ...(tx.status === 'ERROR' && tx.error_message ? { motivo: tx.error_message.slice(0, 140) } : {}),
+  };
+}

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { Med } from '../../../services/med/med-view.ts';
+import type { RouteModule } from '../../app-types.ts';
+import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
+import { NumericId } from '../../schemas/common.ts';
+
+/** POST /sandbox/med/{id}/transition: moves a MED along its state machine (decisions 4.6). */
+export const transitionMedRoute: RouteModule = (app, c) =>
+  app.post(
+    '/sandbox/med/:id/transition',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Move a MED: OPEN -> RECEIVED -> ANALYZED (APPROVED refunds, REJECTED releases); OPEN|RECEIVED -> CANCELLED',
+        params: Type.Object({ id: NumericId }),
+        body: Type.Object({
+          accountId: Type.Optional(Type.Integer({ minimum: 1, description: 'with the admin token' })),
+          to: Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')]),
+          analysisResult: Type.Optional(Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED')])),
+          analysisDetails: Type.Optional(Type.String({ maxLength: 2000 })),
+        }),
+        response: { 200: Med },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const accountId = await sandboxAccountId(request, c, body.accountId);
+      return c.meds.transition({
+        accountId,
+        medId: Number(request.params.id),
+        to: body.to,
+        ...(body.analysisResult ? { analysisResult: body.analysisResult } : {}),
+        ...(body.analysisDetails !== undefined ? { analysisDetails: body.analysisDetails } : {}),
+      });
+    },
+  );

@@ -1,0 +1,194 @@
+import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
+import { cents } from '../../domain/money.ts';
+import { accountsRepo } from '../../db/repos/accounts.repo.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { Counterpart, DB } from '../../db/schema.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import type { Outbox } from '../../webhooks/outbox.ts';
+import { refundsRepo } from '../refunds/refunds.repo.ts';
+import { remainingRefundable } from '../refunds/refund-rules.ts';
+import type { InfractionReport, InfractionSink, InfractionUpdate } from './infraction-feed.ts';
+import { refundNatureOf } from './med-causes.ts';
+import { findMedMove, type MedMove } from './med-state-machine.ts';
+import { medView, type MedView } from './med-view.ts';
+import { medsRepo, type MedFilter, type MedRow } from './meds.repo.ts';
+
+/**
+ * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
+ * available; APPROVED returns the blocked money to the requesting bank as a "Refund in" (counted in
+ * the original's refunded amount, never above it); REJECTED and CANCELLED release the block. Each
+ * command is one database transaction with its ledger moves and events.
+ */
+export function createMedService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  ledger: Ledger;
+  outbox: Outbox;
+  institution: { ispb: string; name: string };
+}) {
+  const view = (med: MedRow, original: TransactionRow | undefined) => medView(med, original, deps.institution);
+
+  async function open(report: InfractionReport, options: { requireReconciled: boolean }): Promise<MedView> {
+    const now = deps.clock.now();
+    return deps.db.transaction().execute(async (trx) => {
+      const found = await refundsRepo.receivedByEndToEndId(trx, report.accountId, report.endToEndId);
+      const original = found?.status === 'CONFIRMED' ? found : undefined;
+      if (!original && options.requireReconciled) {
+        throw new DomainError('NOT_FOUND', undefined, 'No received PIX of this account has that endToEndId');
+      }
+      if (original && report.amount !== undefined && report.amount > original.original_amount) {
+        throw new ValidationError(['amount must not be above the amount of the disputed PIX']);
+      }
+      const disputed = report.amount ?? original?.original_amount;
+      if (disputed === undefined) throw new ValidationError(['amount is required when the PIX is not a local transaction']);
+      const payerBank = (original?.counterpart as Counterpart | null | undefined)?.bank;
+      const requestingBank = report.requestingBank ?? {
+        ispb: payerBank?.bankISPB ?? '00000000',
+        name: payerBank?.bankName ?? 'Instituição solicitante',
+      };
+      let blocked = 0;
+      if (original) {
+        // The account row lock makes "only what is available" exact under concurrency.
+        const account = (await accountsRepo.byIdForUpdate(trx, report.accountId))!;
+        blocked = Math.min(disputed, account.available, remainingRefundable(original));
+      }
+      const med = await medsRepo.insert(trx, {
+        account_id: report.accountId,
+        end_to_end_id: report.endToEndId,
+        original_id: original?.id ?? null,
+        status: 'OPEN',
+        reason: 'REFUND_REQUEST',
+        cause: report.cause,
+        description: report.description,
+        analysis_result: null,
+        analysis_details: null,
+        requesting_bank_ispb: requestingBank.ispb,
+        requesting_bank_name: requestingBank.name,
+        disputed_amount: disputed,
+        blocked_amount: blocked,
+        refund_transaction_id: null,
+        created_at: now,
+        updated_at: now,
+      });
+      if (blocked > 0) {
+        const held = await deps.ledger.holdOne(trx, { accountId: report.accountId, amount: cents(blocked), transactionId: original!.id, reason: 'med_block' });
+        if (!held.ok) throw new Error(`MED block refused: ${held.error}`);
+      }
+      const result = view(med, original);
+      await deps.outbox.emit(trx, { accountId: report.accountId, type: 'med_created', transactionId: null, payload: { event: 'MedCreated', med: result } });
+      return result;
+    });
+  }
+
+  /** APPROVED: what is blocked (never above what is still refundable) leaves as a settled refund. */
+  async function refundBlocked(trx: Trx<DB>, med: MedRow, now: Date): Promise<number | null> {
+    if (med.blocked_amount === 0 || med.original_id === null) return null;
+    const original = (await transactionsRepo.byIdForUpdate(trx, med.original_id))!;
+    const amount = cents(Math.min(med.blocked_amount, remainingRefundable(original)));
+    const rest = cents(med.blocked_amount - amount);
+    if (rest > 0) await deps.ledger.releaseOne(trx, { accountId: med.account_id, amount: rest, transactionId: original.id, reason: 'med_release' });
+    if (amount === 0) return null;
+    if ((await refundsRepo.reserve(trx, original.id, amount)) === undefined) throw new Error('MED refund reservation failed under lock');
+    const natureza = refundNatureOf(med.cause);
+    const rtrId = endToEndId('D', deps.institution.ispb, now);
+    const tx = await transactionsRepo.insert(trx, {
+      transaction_id: newUuidV4(),
+      account_id: med.account_id,
+      kind: 'REFUND_IN',
+      status: 'CONFIRMED',
+      origin: 'med',
+      external_id: null,
+      original_amount: amount,
+      fee_amount: 0,
+      final_amount: amount,
+      end_to_end_id: rtrId,
+      pix_key: null,
+      description: med.description,
+      error_code: null,
+      error_message: null,
+      counterpart: JSON.stringify(original.counterpart),
+      parent_id: original.id,
+      scenario: null,
+      created_at: now,
+      processed_at: now,
+      updated_at: now,
+    });
+    await refundsRepo.insertUnlessIdUsed(trx, {
+      transaction_id: tx.id,
+      original_id: original.id,
+      account_id: med.account_id,
+      refund_id: `MED${med.id}`,
+      rtr_id: rtrId,
+      natureza,
+      description: med.description,
+      created_at: now,
+    });
+    const settled = await deps.ledger.settleOne(trx, { accountId: med.account_id, amount, transactionId: tx.id, reason: 'med_refund' });
+    if (!settled.ok) throw new Error(`MED refund settlement refused: ${settled.error}`);
+    return tx.id;
+  }
+
+  async function applyEffect(trx: Trx<DB>, move: MedMove, med: MedRow, now: Date): Promise<number | null> {
+    if (move.effect === 'refund') return refundBlocked(trx, med, now);
+    if (move.effect === 'release' && med.blocked_amount > 0) {
+      await deps.ledger.releaseOne(trx, { accountId: med.account_id, amount: cents(med.blocked_amount), transactionId: med.original_id, reason: 'med_release' });
+    }
+    return null;
+  }
+
+  async function transition(update: InfractionUpdate): Promise<MedView> {
+    const result = update.analysisResult ?? null;
+    if (update.to === 'ANALYZED' && result === null) throw new ValidationError(['analysisResult is required when moving to ANALYZED']);
+    if (update.to !== 'ANALYZED' && result !== null) throw new ValidationError(['analysisResult is only allowed when moving to ANALYZED']);
+    const now = deps.clock.now();
+    return deps.db.transaction().execute(async (trx) => {
+      const med = await medsRepo.byIdForUpdate(trx, update.accountId, update.medId);
+      if (!med) throw new DomainError('NOT_FOUND', undefined, `MED ${update.medId} not found`);
+      const move = findMedMove(med.status, update.to, result);
+      if (!move) {
+        throw new DomainError('MED_INVALID_TRANSITION', { from: med.status, to: update.to }, `A MED in ${med.status} cannot move to ${update.to}`);
+      }
+      const refundTransactionId = await applyEffect(trx, move, med, now);
+      const moved = await medsRepo.update(trx, med.id, med.status, {
+        status: move.to,
+        // The requesting bank withdrawing its request is a refund cancellation.
+        reason: move.to === 'CANCELLED' ? 'REFUND_CANCELLATION' : med.reason,
+        analysis_result: result,
+        analysis_details: update.analysisDetails ?? med.analysis_details,
+        blocked_amount: move.effect === 'none' ? med.blocked_amount : 0,
+        refund_transaction_id: refundTransactionId,
+        updated_at: now,
+      });
+      if (!moved) throw new Error(`MED ${med.id} changed under its row lock`);
+      const original = med.original_id === null ? undefined : await transactionsRepo.byId(trx, med.original_id);
+      const medResult = view(moved, original);
+      if (move.event) {
+        const name = move.event === 'med_accepted' ? 'MedAccepted' : 'MedRejected';
+        await deps.outbox.emit(trx, { accountId: med.account_id, type: move.event, transactionId: refundTransactionId, payload: { event: name, med: medResult } });
+      }
+      return medResult;
+    });
+  }
+
+  async function list(accountId: number, filter: MedFilter, page: number, pageSize: number) {
+    const { rows, total } = await medsRepo.page(deps.db, accountId, filter, page, pageSize);
+    const originals = await medsRepo.originals(deps.db, rows.map((r) => r.original_id).filter((id): id is number => id !== null));
+    return {
+      data: rows.map((r) => view(r, r.original_id === null ? undefined : originals.get(r.original_id))),
+      metadata: { total, page, pageSize, totalPages: Math.ceil(total / pageSize) },
+    };
+  }
+
+  const sink: InfractionSink = {
+    // A provider may report infractions on PIX this service does not know: they are kept, unreconciled.
+    onInfractionReported: (report) => open(report, { requireReconciled: false }),
+    onInfractionUpdated: transition,
+  };
+
+  return { open, transition, list, sink };
+}
+
+export type MedService = ReturnType<typeof createMedService>;

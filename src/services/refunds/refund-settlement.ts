@@ -1,0 +1,56 @@
+import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Cents } from '../../domain/money.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Outbox } from '../../webhooks/outbox.ts';
+import type { Settlement } from '../settlement/settlement.service.ts';
+import { cashInReversalEvent, refundV2Event } from './refund-events.ts';
+import { refundsRepo } from './refunds.repo.ts';
+
+/** The origins of refunds the settlement job finishes (a MED refund is settled by its approval). */
+export const REFUND_ORIGINS = ['refund_in', 'devolucao'] as const;
+
+/**
+ * What happens when the settlement job finishes a refund, in the job's transaction (after it moved
+ * the money and the status): a rejected refund gives its reservation back to the original, then the
+ * family's event is emitted.
+ */
+export function createRefundFinisher(deps: { outbox: Outbox }) {
+  return async function onRefundFinished(trx: Kysely<DB> | Trx<DB>, finished: TransactionRow): Promise<void> {
+    if (finished.parent_id === null) throw new Error(`refund ${finished.id} has no original`);
+    const refund = await refundsRepo.byTransactionId(trx, finished.id);
+    if (!refund) throw new Error(`refund ${finished.id} has no refunds row`);
+    // We return the money, so the return's id (rtrId, a D end-to-end id) is ours, made when the
+    // refund was asked: it replaces whatever id the network reported for the settled debit.
+    const tx =
+      finished.status === 'CONFIRMED'
+        ? await trx.updateTable('transactions').set({ end_to_end_id: refund.rtr_id }).where('id', '=', finished.id).returningAll().executeTakeFirstOrThrow()
+        : finished;
+    const original =
+      tx.status === 'ERROR'
+        ? await refundsRepo.giveBack(trx, finished.parent_id, tx.original_amount as Cents)
+        : (await transactionsRepo.byId(trx, finished.parent_id))!;
+    if (tx.family === 'bacen') {
+      const charge = await trx.selectFrom('charges').select('txid').where('transaction_id', '=', original.id).executeTakeFirst();
+      await deps.outbox.emit(trx, {
+        accountId: tx.account_id,
+        type: 'refund_in',
+        transactionId: tx.id,
+        payload: refundV2Event(tx, refund, original, charge?.txid ?? null),
+      });
+      return;
+    }
+    await deps.outbox.emit(trx, {
+      accountId: tx.account_id,
+      type: 'refund_in',
+      transactionId: tx.id,
+      payload: cashInReversalEvent(tx, original),
+    });
+  };
+}
+
+/** Registers the refund hooks on the one settlement job. */
+export function registerRefundHooks(settlement: Pick<Settlement, 'registerHook'>, outbox: Outbox): void {
+  const onFinished = createRefundFinisher({ outbox });
+  for (const origin of REFUND_ORIGINS) settlement.registerHook(origin, { onFinished });
+}

@@ -1,0 +1,72 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
+import type { Cents } from '../../domain/money.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { DB } from '../../db/schema.ts';
+import type { RefundsTable } from '../../db/schema/refunds.ts';
+
+type Db = Kysely<DB> | Trx<DB>;
+export type RefundRow = Selectable<RefundsTable>;
+
+/** SQL of refunds: the reservation on the original, the refund rows, and lookups by devolucao id. */
+export const refundsRepo = {
+  /**
+   * Reserves `amount` of the original's refundable amount in ONE conditional statement, so two
+   * concurrent refunds can never together pass the original amount. Answers the new refunded total,
+   * or undefined when the amount does not fit.
+   */
+  async reserve(db: Db, originalId: number, amount: Cents): Promise<number | undefined> {
+    const row = await db
+      .updateTable('transactions')
+      .set({ refunded_amount: sql`refunded_amount + ${amount}` })
+      .where('id', '=', originalId)
+      .where(sql<boolean>`refunded_amount + ${amount} <= original_amount`)
+      .returning('refunded_amount')
+      .executeTakeFirst();
+    return row?.refunded_amount;
+  },
+
+  /** Gives a reservation back (the refund ended in ERROR). */
+  async giveBack(db: Db, originalId: number, amount: Cents): Promise<TransactionRow> {
+    return db
+      .updateTable('transactions')
+      .set({ refunded_amount: sql`refunded_amount - ${amount}` })
+      .where('id', '=', originalId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  /** Inserts unless the original already has a refund with this id; undefined when it has. */
+  async insertUnlessIdUsed(db: Db, row: Insertable<RefundsTable>): Promise<RefundRow | undefined> {
+    return db
+      .insertInto('refunds')
+      .values(row)
+      .onConflict((oc) => oc.columns(['original_id', 'refund_id']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  async byTransactionId(db: Db, transactionId: number): Promise<RefundRow | undefined> {
+    return db.selectFrom('refunds').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+  },
+
+  async byRefundId(db: Db, originalId: number, refundId: string): Promise<RefundRow | undefined> {
+    return db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('original_id', '=', originalId)
+      .where('refund_id', '=', refundId)
+      .executeTakeFirst();
+  },
+
+  /** The account's received PIX with this end-to-end id (the original of a devolucao or a MED). */
+  async receivedByEndToEndId(db: Db, accountId: number, endToEndId: string): Promise<TransactionRow | undefined> {
+    return db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('end_to_end_id', '=', endToEndId)
+      .where('kind', '=', 'PAYMENT')
+      .orderBy('id')
+      .executeTakeFirst();
+  },
+};
