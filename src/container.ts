@@ -16,6 +16,10 @@ import { createTokenGrantService } from './services/auth/token-grant.service.ts'
 import { createTokenService } from './services/auth/token.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { createOutbox } from './webhooks/outbox.ts';
+import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
+import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { createRelay } from './webhooks/relay.ts';
+import { createWebhookTransport } from './webhooks/transport.ts';
 
 export interface ContainerOptions {
   /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */
@@ -54,7 +58,18 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const tokens = createTokenService({ clock, keys: signingKeys });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
   const deposits = createDepositService({ db, clock, ledger, outbox });
-  const background: Array<{ start(): void; stop(): Promise<void> }> = [scheduler];
+  const webhookTransport = createWebhookTransport({ mode: config.mode });
+  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
+  // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
+  // whose clock was advanced.
+  const webhookRelay = createRelay({ db, clock, signingClock: systemClock, transport: webhookTransport, logger });
+  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  const background: Array<{ start(): void; stop(): Promise<void> }> = [
+    scheduler,
+    // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
+    { start() {}, stop: () => webhookTransport.close() },
+    webhookRelay,
+  ];
 
   return {
     config,
@@ -74,6 +89,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     tokens,
     tokenGrants,
     deposits,
+    webhooks,
+    webhookRelay,
+    webhookResend,
     /** Verifies account access tokens (the authentication feature provides it). */
     accountTokens: createBearerAuthenticator({ db, tokens }) as AccountTokenAuthenticator,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */

@@ -140,6 +140,8 @@ export interface EventsTable {
   type: EventType;
   transaction_id: number | null;
   payload: Json<Record<string, unknown>>;
+  /** The exact JSON text receivers get (migration 200; jsonb reorders keys). Written by `emit`. */
+  body: ColumnType<string | null, string | null | undefined, never>;
   created_at: Timestamp;
 }
 

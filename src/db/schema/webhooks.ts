@@ -1,3 +1,81 @@
-// Tables owned by the webhooks feature; its migrations live in src/db/migrations.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WebhookTables {}
+import type { Generated, Selectable } from 'kysely';
+import type { EventType, Json, Timestamp } from '../schema.ts';
+
+// Tables owned by the webhooks feature; its migrations live in src/db/migrations (200-299).
+
+export interface WebhookHeader {
+  key: string;
+  value: string;
+}
+
+export interface WebhookSecretsTable {
+  account_id: number;
+  /** `whsec_` + base64 of 32 random bytes. */
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  event_type: EventType;
+  url: string;
+  headers: Json<WebhookHeader[]>;
+  version: Generated<number>;
+  is_active: Generated<boolean>;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: number;
+  webhook_id: number;
+  account_id: number;
+  status: Generated<DeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  claim_token: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookLogsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number | null;
+  delivery_id: number | null;
+  webhook_id: number | null;
+  kind: 'delivery' | 'resend';
+  attempt: number | null;
+  url: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookResendWindowsTable {
+  account_id: number;
+  window_start: Timestamp;
+  count: number;
+}
+
+export interface WebhookTables {
+  webhook_secrets: WebhookSecretsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_logs: WebhookLogsTable;
+  webhook_resend_windows: WebhookResendWindowsTable;
+}
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookLogRow = Selectable<WebhookLogsTable>;

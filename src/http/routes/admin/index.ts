@@ -1,7 +1,11 @@
 import type { RouteModule } from '../../app-types.ts';
 import { createAccountRoute } from './create-account.route.ts';
 import { createCredentialsRoute } from './create-credentials.route.ts';
+import { deleteWebhookRoute } from './delete-webhook.route.ts';
 import { getAccountRoute } from './get-account.route.ts';
+import { getWebhookSecretRoute } from './get-webhook-secret.route.ts';
+import { listAccountWebhooksRoute } from './list-account-webhooks.route.ts';
+import { registerAccountWebhookRoute } from './register-account-webhook.route.ts';
 import { registerCertificateRoute } from './register-certificate.route.ts';
 import { revokeCertificateRoute } from './revoke-certificate.route.ts';
 import { updateFeesRoute } from './update-fees.route.ts';
@@ -16,4 +20,8 @@ export const adminRoutes: RouteModule[] = [
   createCredentialsRoute,
   updateLimitsRoute,
   updateFeesRoute,
+  registerAccountWebhookRoute,
+  listAccountWebhooksRoute,
+  deleteWebhookRoute,
+  getWebhookSecretRoute,
 ];

@@ -17,6 +17,8 @@ export const advanceClockRoute: RouteModule = (app, c) =>
     async (request) => {
       c.sandboxClock!.advance(request.body.seconds);
       const jobsRun = await c.scheduler.runDue();
+      // Webhooks the jobs emitted, and retries that fell due.
+      await c.webhookRelay.runDue();
       return { now: c.clock.now().toISOString(), jobsRun };
     },
   );

@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { NumericId } from '../../schemas/common.ts';
+import { RegistrationBody, WebhookView, webhookView } from '../../../webhooks/http-schemas.ts';
+
+export const registerAccountWebhookRoute: RouteModule = (app, c) =>
+  app.post(
+    '/admin/accounts/:id/webhooks',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Register a webhook URL for one of the account's events (same URL again: new headers and version)",
+        params: Type.Object({ id: NumericId }),
+        body: RegistrationBody,
+        response: { 201: WebhookView },
+      },
+    },
+    async (request, reply) => {
+      const { webhook } = await c.webhooks.register(Number(request.params.id), request.body);
+      return reply.code(201).send(webhookView(webhook));
+    },
+  );

@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { accountsRepo } from '../../db/repos/accounts.repo.ts';
+import type { DB, EventType } from '../../db/schema.ts';
+import type { WebhookHeader, WebhookRow } from '../../db/schema/webhooks.ts';
+import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
+import { checkWebhookHeaders, checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
+
+export const MAX_ACTIVE_URLS_PER_EVENT = 3;
+
+export interface RegistrationInput {
+  eventType: EventType;
+  url: string;
+  headers?: WebhookHeader[] | undefined;
+}
+
+/**
+ * Webhook registrations of an account (admin routes and the intended `POST/GET /api/webhooks`).
+ * The account row is locked while registering, so two concurrent registrations can never both take
+ * the third active slot of an event.
+ */
+export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: Clock; mode: Mode }) {
+  const { db, clock } = deps;
+
+  async function requireAccount(accountId: number) {
+    const account = Number.isSafeInteger(accountId) ? await accountsRepo.byId(db, accountId) : undefined;
+    if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
+  }
+
+  /** Adds a URL for an event, or (same URL again) replaces its headers and bumps its version. */
+  async function register(accountId: number, input: RegistrationInput): Promise<{ webhook: WebhookRow; created: boolean }> {
+    const headers = input.headers ?? [];
+    const checked = checkWebhookUrl(input.url, deps.mode);
+    const problems = [...(checked.ok ? [] : checked.problems), ...checkWebhookHeaders(headers)];
+    if (!checked.ok || problems.length > 0) throw new ValidationError(problems);
+    return db.transaction().execute(async (trx) => {
+      const account = Number.isSafeInteger(accountId) ? await accountsRepo.byIdForUpdate(trx, accountId) : undefined;
+      if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
+      const now = clock.now();
+      await registrationsRepo.ensureSecret(trx, accountId, now);
+      const existing = await registrationsRepo.findByUrl(trx, accountId, input.eventType, checked.url);
+      if (existing?.is_active) {
+        return { webhook: await registrationsRepo.refresh(trx, existing.id, headers, now), created: false };
+      }
+      const active = await registrationsRepo.activeFor(trx, accountId, input.eventType);
+      if (active.length >= MAX_ACTIVE_URLS_PER_EVENT) {
+        throw new DomainError('WEBHOOK_URL_LIMIT_REACHED', { eventType: input.eventType, activeUrls: active.length });
+      }
+      if (existing) return { webhook: await registrationsRepo.refresh(trx, existing.id, headers, now), created: false };
+      return { webhook: await registrationsRepo.insert(trx, { accountId, eventType: input.eventType, url: checked.url, headers, at: now }), created: true };
+    });
+  }
+
+  async function list(accountId: number): Promise<WebhookRow[]> {
+    await requireAccount(accountId);
+    return registrationsRepo.listForAccount(db, accountId);
+  }
+
+  async function remove(webhookId: number): Promise<void> {
+    const removed = Number.isSafeInteger(webhookId) && (await registrationsRepo.softDelete(db, webhookId, clock.now()));
+    if (!removed) throw new DomainError('WEBHOOK_NOT_FOUND', undefined, `Webhook ${webhookId} not found`);
+  }
+
+  /** The account's `whsec_` signing secret, created on first need. */
+  async function secretOf(accountId: number): Promise<string> {
+    await requireAccount(accountId);
+    return registrationsRepo.ensureSecret(db, accountId, clock.now());
+  }
+
+  return { register, list, remove, secretOf };
+}
+
+export type WebhookRegistrationService = ReturnType<typeof createWebhookRegistrationService>;

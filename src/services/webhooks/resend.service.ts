@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { transactionsRepo } from '../../db/repos/transactions.repo.ts';
+import type { DB } from '../../db/schema.ts';
+import type { WebhookHeader } from '../../db/schema/webhooks.ts';
+import { deliveriesRepo, type AttemptLog } from '../../webhooks/deliveries.repo.ts';
+import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
+import { deliveryHeaders } from '../../webhooks/relay.ts';
+import type { WebhookTransport } from '../../webhooks/transport.ts';
+import { checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
+import { takeResendSlot, type RateLimitState } from './resend-rate-limit.ts';
+
+export interface ResendResult {
+  message: string;
+  webhookLogId: number;
+  sentAt: Date;
+  /** 0 when no HTTP answer came. */
+  statusCode: number;
+}
+
+/**
+ * `POST /api/resend-webhook/{id}`: one attempt now, outside the retry schedule, of the latest event
+ * of one of the account's transactions, to each active URL of that event's type (or to a URL given
+ * for this resend only). Each attempt is logged; the answer reports the first.
+ */
+export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock; signingClock: Clock; transport: WebhookTransport; mode: Mode }) {
+  const { db, clock } = deps;
+
+  async function takeSlot(accountId: number): Promise<RateLimitState> {
+    return takeResendSlot(db, accountId, clock.now());
+  }
+
+  async function resend(accountId: number, identifier: string, input: { url?: string | undefined } = {}): Promise<ResendResult> {
+    let oneOffUrl: string | undefined;
+    if (input.url !== undefined) {
+      const checked = checkWebhookUrl(input.url, deps.mode);
+      if (!checked.ok) throw new ValidationError(checked.problems);
+      oneOffUrl = checked.url;
+    }
+    const tx = await transactionsRepo.findForAccount(db, accountId, identifier, { externalId: true, endToEndId: true });
+    if (!tx) throw new DomainError('WEBHOOK_TRANSACTION_NOT_FOUND', undefined, `Transaction ${identifier} not found`);
+    const event = await db
+      .selectFrom('events')
+      .select(['id', 'event_id', 'type', 'body', 'payload'])
+      .where('transaction_id', '=', tx.id)
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!event) throw new DomainError('WEBHOOK_NO_EVENT', { transactionId: tx.transaction_id, status: tx.status });
+    const targets: Array<{ url: string; headers: WebhookHeader[]; webhookId: number | null }> = oneOffUrl
+      ? [{ url: oneOffUrl, headers: [], webhookId: null }]
+      : (await registrationsRepo.activeFor(db, accountId, event.type)).map((w) => ({
+          url: w.url,
+          headers: w.headers as WebhookHeader[],
+          webhookId: w.id,
+        }));
+    if (targets.length === 0) throw new DomainError('WEBHOOK_NO_URL', { eventType: event.type });
+
+    const secret = await registrationsRepo.ensureSecret(db, accountId, clock.now());
+    const body = event.body ?? JSON.stringify(event.payload);
+    const sentAt = clock.now();
+    const attempts = await Promise.all(
+      targets.map(async (target) => {
+        const headers = deliveryHeaders({ secret, messageId: event.event_id, body, custom: target.headers, signedAt: deps.signingClock.now() });
+        return { target, result: await deps.transport.send({ url: target.url, body, headers }) };
+      }),
+    );
+    const at = clock.now();
+    const logs: AttemptLog[] = attempts.map(({ target, result }) => ({
+      accountId,
+      eventRowId: event.id,
+      deliveryId: null,
+      webhookId: target.webhookId,
+      kind: 'resend',
+      attempt: null,
+      url: target.url,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      responseExcerpt: result.responseExcerpt,
+      error: result.error,
+      at,
+    }));
+    const ids = await deliveriesRepo.insertLogs(db, logs);
+    const first = attempts[0]!.result;
+    const outcome = first.statusCode !== null ? `the receiver answered ${first.statusCode}` : `no answer: ${first.error}`;
+    return {
+      message: `Webhook resent to ${targets.length} URL${targets.length > 1 ? 's' : ''}; first attempt: ${outcome}`,
+      webhookLogId: ids[0]!,
+      sentAt,
+      statusCode: first.statusCode ?? 0,
+    };
+  }
+
+  return { takeSlot, resend };
+}
+
+export type WebhookResendService = ReturnType<typeof createWebhookResendService>;

@@ -1,0 +1,156 @@
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { DeliveryStatus, WebhookHeader } from '../db/schema/webhooks.ts';
+
+type Db = Kysely<DB> | Trx<DB>;
+
+/** A delivery claimed by one relay, with everything needed to send it. */
+export interface ClaimedDelivery {
+  id: number;
+  claimToken: string;
+  /** The number of the attempt about to be made (1-based). */
+  attempt: number;
+  accountId: number;
+  eventRowId: number;
+  webhookId: number;
+  /** The event's public id: the `webhook-id` header, the same on every attempt. */
+  messageId: string;
+  body: string;
+  url: string;
+  headers: WebhookHeader[];
+  /** False when the registration was disabled or deleted after the event fanned out. */
+  active: boolean;
+  secret: string | null;
+}
+
+export interface DeliveryResult {
+  id: number;
+  claimToken: string;
+  status: DeliveryStatus;
+  /** Attempts made so far, this one included. */
+  attempts: number;
+  nextAttemptAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  deliveredAt: Date | null;
+}
+
+export interface AttemptLog {
+  accountId: number;
+  eventRowId: number | null;
+  deliveryId: number | null;
+  webhookId: number | null;
+  kind: 'delivery' | 'resend';
+  attempt: number | null;
+  url: string;
+  statusCode: number | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+  at: Date;
+}
+
+/** SQL of the relay: claim due deliveries under a lease, write results, log attempts. */
+export const deliveriesRepo = {
+  /**
+   * Claims up to `limit` due deliveries in one statement (its own short transaction): locked rows
+   * are skipped, so concurrent relays take disjoint sets, and each claimed row's next attempt moves
+   * to the lease end, so no relay sees it as due while this one holds it. A relay that dies before
+   * writing the result leaves the row due again once the lease ends: delivered at least once.
+   */
+  async claim(db: Db, input: { now: Date; leaseUntil: Date; token: string; limit: number }): Promise<ClaimedDelivery[]> {
+    const result = await sql<{
+      id: number;
+      attempts: number;
+      account_id: number;
+      event_id: number;
+      webhook_id: number;
+      message_id: string;
+      body: string;
+      url: string;
+      headers: WebhookHeader[] | string;
+      active: boolean;
+      secret: string | null;
+    }>`
+      WITH due AS (
+        SELECT id FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= ${input.now}
+         ORDER BY next_attempt_at, id
+         LIMIT ${input.limit}
+         FOR UPDATE SKIP LOCKED
+      ), claimed AS (
+        UPDATE webhook_deliveries d
+           SET next_attempt_at = ${input.leaseUntil}, claim_token = ${input.token}::uuid
+          FROM due WHERE d.id = due.id
+        RETURNING d.id, d.attempts, d.account_id, d.event_id, d.webhook_id
+      )
+      SELECT c.id, c.attempts, c.account_id, c.event_id, c.webhook_id,
+             e.event_id AS message_id, COALESCE(e.body, e.payload::text) AS body,
+             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active, s.secret
+        FROM claimed c
+        JOIN events e ON e.id = c.event_id
+        JOIN webhooks w ON w.id = c.webhook_id
+        LEFT JOIN webhook_secrets s ON s.account_id = c.account_id
+       ORDER BY c.id`.execute(db);
+    return result.rows.map((r) => ({
+      id: Number(r.id),
+      claimToken: input.token,
+      attempt: r.attempts + 1,
+      accountId: Number(r.account_id),
+      eventRowId: Number(r.event_id),
+      webhookId: Number(r.webhook_id),
+      messageId: r.message_id,
+      body: r.body,
+      url: r.url,
+      headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as WebhookHeader[]) : r.headers,
+      active: r.active,
+      secret: r.secret,
+    }));
+  },
+
+  /**
+   * Writes the outcome of claimed deliveries, each only while its claim still holds (a relay whose
+   * lease ran out and was overtaken changes nothing).
+   */
+  async writeResults(db: Db, results: DeliveryResult[], now: Date): Promise<number> {
+    if (results.length === 0) return 0;
+    const rows = results.map(
+      (r) =>
+        sql`(${r.id}::bigint, ${r.claimToken}::uuid, ${r.status}::text, ${r.attempts}::int, ${r.nextAttemptAt}::timestamptz,
+             ${r.statusCode}::int, ${r.error}::text, ${r.deliveredAt}::timestamptz)`,
+    );
+    const updated = await sql`
+      UPDATE webhook_deliveries d
+         SET status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
+             last_status_code = v.status_code, last_error = v.error, delivered_at = v.delivered_at,
+             claim_token = NULL, updated_at = ${now}
+        FROM (VALUES ${sql.join(rows)}) AS v(id, claim_token, status, attempts, next_attempt_at, status_code, error, delivered_at)
+       WHERE d.id = v.id AND d.claim_token = v.claim_token`.execute(db);
+    return Number(updated.numAffectedRows ?? 0);
+  },
+
+  async insertLogs(db: Db, logs: AttemptLog[]): Promise<number[]> {
+    if (logs.length === 0) return [];
+    const rows = await db
+      .insertInto('webhook_logs')
+      .values(
+        logs.map((l) => ({
+          account_id: l.accountId,
+          event_id: l.eventRowId,
+          delivery_id: l.deliveryId,
+          webhook_id: l.webhookId,
+          kind: l.kind,
+          attempt: l.attempt,
+          url: l.url,
+          status_code: l.statusCode,
+          duration_ms: l.durationMs,
+          response_excerpt: l.responseExcerpt,
+          error: l.error,
+          created_at: l.at,
+        })),
+      )
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  },
+};
