@@ -15,6 +15,10 @@ import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
+import { createChargeLocations } from './services/charges/charge-location.ts';
+import { createChargePayments, type SplitsAfterPayment } from './services/charges/charge-payment.ts';
+import { createChargeService } from './services/charges/charge.service.ts';
+import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOutbox } from './webhooks/outbox.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
@@ -64,6 +68,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // whose clock was advanced.
   const webhookRelay = createRelay({ db, clock, signingClock: systemClock, transport: webhookTransport, logger });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  const charges = createChargeService({ db, clock, config, scheduler });
+  const chargeLocations = createChargeLocations({ db, clock, signingKeys });
+  // Split payouts go through the payouts feature's settlement, built below once it exists.
+  let chargeSplits: SplitsAfterPayment | undefined;
+  const chargePayments = createChargePayments({
+    db, clock, config, ledger, outbox, scheduler,
+    splits: { afterPayment: (trx, charge, tx) => (chargeSplits ? chargeSplits.afterPayment(trx, charge, tx) : Promise.resolve()) },
+  });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     scheduler,
     // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
@@ -89,6 +101,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
     tokens,
     tokenGrants,
     deposits,
+    charges,
+    chargePayments,
+    chargeLocations,
+    /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
+    onUsCharges: chargePayments as OnUsCharges,
     webhooks,
     webhookRelay,
     webhookResend,

@@ -1,3 +1,64 @@
-// Tables owned by the charges feature; its migrations live in src/db/migrations.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ChargeTables {}
+import type { ColumnType, Generated } from 'kysely';
+import type { Json, Timestamp } from '../schema.ts';
+
+export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+
+/** The debtor of a cob as the client sent it (digits only). */
+export interface Devedor {
+  nome: string;
+  cpf?: string;
+  cnpj?: string;
+}
+
+/** A split recipient as stored: amounts in cents, percentages in basis points. */
+export interface StoredSplit {
+  pixKey: string;
+  pixKeyType: 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'RANDOM';
+  name: string;
+  document: string;
+  type: 'FIXED' | 'PERCENTAGE';
+  /** FIXED: cents; PERCENTAGE: basis points (10% = 1000). */
+  value: number;
+  immediate: boolean;
+}
+
+export interface ChargesTable {
+  id: Generated<number>;
+  transaction_id: number;
+  account_id: number;
+  kind: 'cash_in' | 'cob';
+  txid: string;
+  location_id: string;
+  br_code: string;
+  correlation_id: string;
+  amount: number;
+  receiver_key: string;
+  expiration_seconds: number;
+  expires_at: Timestamp;
+  modalidade_alteracao: Generated<number>;
+  devedor: Json<Devedor | null>;
+  solicitacao_pagador: string | null;
+  info_adicionais: Json<Array<{ nome: string; valor: string }> | null>;
+  additional_info: Json<Record<string, string> | null>;
+  /** JSON text on insert (defaults to []). */
+  splits: ColumnType<StoredSplit[], string | undefined, string>;
+  status: Generated<CobStatus>;
+  revisao: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChargeSplitPayoutsTable {
+  id: Generated<number>;
+  charge_id: number;
+  position: number;
+  amount: number;
+  payout_transaction_id: number | null;
+  created_at: Timestamp;
+}
+
+// Tables owned by the charges feature; its migrations live in src/db/migrations (400-499).
+export interface ChargeTables {
+  charges: ChargesTable;
+  charge_split_payouts: ChargeSplitPayoutsTable;
+}

@@ -9,4 +9,6 @@ export interface ErrorSpec {
    * code in both `code` and `errorCode`.
    */
   generic?: true;
+  /** The envelope's `errorCode` when it differs from the code (decisions 4.4). */
+  errorCode?: string;
 }

@@ -24,14 +24,14 @@ export interface Problem {
 export const reasonPhrase = (status: number) => STATUS_CODES[status] ?? 'Error';
 
 function fromCatalogue(code: ErrorCode, message?: string | string[], details?: Record<string, unknown>): Problem {
-  const spec = catalogue[code] as { status: number; message: string; userMessage: string; generic?: true };
+  const spec = catalogue[code] as { status: number; message: string; userMessage: string; generic?: true; errorCode?: string };
   return {
     status: spec.status,
     code: spec.generic ? 'HTTP_ERROR' : code,
     catalogueCode: code,
     message: message ?? spec.message,
     userMessage: spec.userMessage,
-    ...(spec.generic ? {} : { errorCode: code }),
+    ...(spec.generic ? {} : { errorCode: spec.errorCode ?? code }),
     ...(details ? { details } : {}),
     unexpected: false,
   };

@@ -1,5 +1,8 @@
 import type { RouteModule } from '../../app-types.ts';
+import { getCobRoute } from './get-cob.route.ts';
+import { patchCobRoute } from './patch-cob.route.ts';
+import { putCobRoute } from './put-cob.route.ts';
 import { getBalancesRoute } from './get-balances.route.ts';
 
 /** The central-bank-compatible family: errors in the short form. */
-export const bacenRoutes: RouteModule[] = [getBalancesRoute];
+export const bacenRoutes: RouteModule[] = [getBalancesRoute, putCobRoute, getCobRoute, patchCobRoute];

@@ -1,6 +1,7 @@
 import type { RouteModule } from '../../app-types.ts';
+import { payChargeRoute } from './pay-charge.route.ts';
 import { advanceClockRoute } from './advance-clock.route.ts';
 import { createDepositRoute } from './create-deposit.route.ts';
 
 /** Routes that drive the simulated rest of the network; registered only in sandbox mode. */
-export const sandboxRoutes: RouteModule[] = [createDepositRoute, advanceClockRoute];
+export const sandboxRoutes: RouteModule[] = [createDepositRoute, advanceClockRoute, payChargeRoute];

@@ -1,7 +1,8 @@
 import type { RouteModule } from '../../app-types.ts';
+import { getLocationRoute } from './get-location.route.ts';
 import { healthRoute } from './health.route.ts';
 import { metricsRoute } from './metrics.route.ts';
 import { openapiRoute } from './openapi.route.ts';
 import { jwksRoute } from './jwks.route.ts';
 
-export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute, jwksRoute];
+export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute, jwksRoute, getLocationRoute];

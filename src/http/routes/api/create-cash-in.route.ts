@@ -1,0 +1,100 @@
+import { Type } from '@sinclair/typebox';
+import QRCode from 'qrcode';
+import type { StoredSplit } from '../../../db/schema/charges.ts';
+import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
+import type { RouteModule } from '../../app-types.ts';
+import { toBasisPoints, toCents } from '../../money-edge.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Amount } from '../../schemas/common.ts';
+
+const Split = Type.Object({
+  pixKey: Type.String({ minLength: 1, maxLength: 255 }),
+  pixKeyType: Type.Union([Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('CPF'), Type.Literal('CNPJ'), Type.Literal('RANDOM')]),
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  document: Type.String({ pattern: '^[0-9A-Z]{11,14}$', description: 'CPF or CNPJ, digits only' }),
+  type: Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]),
+  value: Type.Number({ format: 'money', minimum: 0.01, maximum: 999_999_999.99, description: 'FIXED: BRL; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100' }),
+  immediate: Type.Optional(Type.Boolean({ default: false })),
+});
+
+const Body = Type.Object({
+  transaction: Type.Object({
+    value: Amount(),
+    description: Type.String({ minLength: 1, maxLength: 140 }),
+    externalId: Type.String({ minLength: 1, maxLength: 255 }),
+    expirationTime: Type.Optional(Type.Integer({ minimum: MIN_EXPIRATION_S, maximum: MAX_EXPIRATION_S, description: `seconds, default ${DEFAULT_EXPIRATION_S}` })),
+    generateQrCode: Type.Optional(Type.Boolean()),
+  }),
+  payer: Type.Object({
+    fullName: Type.String({ minLength: 1, maxLength: 100 }),
+    document: Type.String({ minLength: 11, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14 characters)' }),
+  }),
+  additionalInfo: Type.Optional(Type.Record(Type.String(), Type.String(), { maxProperties: 10 })),
+  splits: Type.Optional(Type.Array(Split, { maxItems: 10 })),
+});
+
+const Created = Type.Object({
+  transactionId: Type.String(),
+  correlationId: Type.String({ format: 'uuid' }),
+  externalId: Type.String(),
+  status: Type.Literal('PENDING'),
+  pixCode: Type.String(),
+  generateTime: Type.String({ format: 'date-time' }),
+  expirationDate: Type.String({ format: 'date-time' }),
+  qrCodeImage: Type.Optional(Type.String({ description: 'PNG data URL (data:image/png;base64,...)' })),
+});
+
+function toSplits(splits: typeof Split.static[] | undefined): StoredSplit[] {
+  return (splits ?? []).map((s, i) => ({
+    pixKey: s.pixKey,
+    pixKeyType: s.pixKeyType,
+    name: s.name,
+    document: s.document,
+    type: s.type,
+    value: s.type === 'FIXED' ? toCents(s.value, `splits[${i}].value`) : toBasisPoints(s.value, `splits[${i}].value`),
+    immediate: s.immediate ?? false,
+  }));
+}
+
+/** POST /api/pix/cash-in: a dynamic-QR charge, PENDING until paid or expired. */
+export const createCashInRoute: RouteModule = (app, c) =>
+  app.post(
+    '/api/pix/cash-in',
+    {
+      onRequest: requireAccount(c, 'pix:write'),
+      schema: {
+        tags: ['pix'],
+        summary: 'Create a receiving charge (dynamic BR Code)',
+        security: [{ bearer: [] }],
+        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String()) }),
+        body: Body,
+        response: { 201: Created },
+      },
+    },
+    async (request, reply) => {
+      const { transaction, payer, additionalInfo, splits } = request.body;
+      const { tx, charge } = await c.charges.createCashIn(
+        accountIdOf(request),
+        {
+          amount: toCents(transaction.value, 'transaction.value'),
+          description: transaction.description,
+          externalId: transaction.externalId,
+          expirationTime: transaction.expirationTime ?? DEFAULT_EXPIRATION_S,
+          payer,
+          ...(additionalInfo ? { additionalInfo } : {}),
+          splits: toSplits(splits),
+        },
+        request.headers['x-sandbox-scenario'],
+      );
+      return reply.code(201).send({
+        transactionId: tx.transaction_id,
+        correlationId: charge.correlation_id,
+        externalId: transaction.externalId,
+        status: 'PENDING' as const,
+        pixCode: charge.br_code,
+        generateTime: tx.created_at.toISOString(),
+        expirationDate: charge.expires_at.toISOString(),
+        ...(transaction.generateQrCode ? { qrCodeImage: await QRCode.toDataURL(charge.br_code, { type: 'image/png', errorCorrectionLevel: 'M' }) } : {}),
+      });
+    },
+  );

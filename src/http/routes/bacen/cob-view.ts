@@ -1,0 +1,68 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import type { Devedor } from '../../../db/schema/charges.ts';
+import type { ChargeRow } from '../../../services/charges/charges.repo.ts';
+
+const InfoAdicional = Type.Object({ nome: Type.String({ maxLength: 50 }), valor: Type.String({ maxLength: 200 }) });
+
+/** The cob request body's pieces (central bank CobSolicitada). */
+export const CobBody = Type.Object({
+  calendario: Type.Object({ expiracao: Type.Optional(Type.Integer({ description: 'seconds, default 86400' })) }),
+  devedor: Type.Optional(
+    Type.Object({
+      cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'exactly 11 digits' })),
+      cnpj: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{14}$' })),
+      nome: Type.String({ minLength: 1, maxLength: 200 }),
+    }),
+  ),
+  valor: Type.Object({
+    original: Type.String({ pattern: '^[0-9]{1,10}\\.[0-9]{2}$', description: 'BRL with exactly two decimals' }),
+    modalidadeAlteracao: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+  }),
+  chave: Type.String({ minLength: 1, maxLength: 77 }),
+  solicitacaoPagador: Type.Optional(Type.String({ maxLength: 140 })),
+  infoAdicionais: Type.Optional(Type.Array(InfoAdicional, { maxItems: 50 })),
+});
+
+export const TxidParams = Type.Object({
+  txid: Type.String({ pattern: '^[a-zA-Z0-9]{26,35}$', description: '26-35 letters and digits' }),
+});
+
+/** The charge as the compatible family answers it (central bank CobGerada plus the spec's fields). */
+export const Cob = Type.Object({
+  calendario: Type.Object({ criacao: Type.String({ format: 'date-time' }), expiracao: Type.Integer() }),
+  txid: Type.String(),
+  revisao: Type.Integer(),
+  loc: Type.Object({ id: Type.Integer(), location: Type.String(), tipoCob: Type.Literal('cob'), criacao: Type.String({ format: 'date-time' }) }),
+  location: Type.String({ description: 'the same value as loc.location' }),
+  status: Type.String(),
+  devedor: Type.Optional(Type.Object({ cpf: Type.Optional(Type.String()), cnpj: Type.Optional(Type.String()), nome: Type.String() })),
+  valor: Type.Object({ original: Type.String(), modalidadeAlteracao: Type.Integer() }),
+  chave: Type.String(),
+  solicitacaoPagador: Type.Optional(Type.String()),
+  infoAdicionais: Type.Optional(Type.Array(InfoAdicional)),
+  pixCopiaECola: Type.String(),
+});
+
+/**
+ * `loc.location` and `location` carry the copy-and-paste EMV string, as the interface spec says
+ * (the central bank puts the URL there; its EMV field `pixCopiaECola` is answered too).
+ */
+export function cobView(charge: ChargeRow): Static<typeof Cob> {
+  const devedor = charge.devedor as Devedor | null;
+  const infoAdicionais = charge.info_adicionais as Array<{ nome: string; valor: string }> | null;
+  return {
+    calendario: { criacao: charge.created_at.toISOString(), expiracao: charge.expiration_seconds },
+    txid: charge.txid,
+    revisao: charge.revisao,
+    loc: { id: charge.id, location: charge.br_code, tipoCob: 'cob', criacao: charge.created_at.toISOString() },
+    location: charge.br_code,
+    status: charge.status,
+    ...(devedor ? { devedor } : {}),
+    valor: { original: toDecimalString(charge.amount as Cents), modalidadeAlteracao: charge.modalidade_alteracao },
+    chave: charge.receiver_key,
+    ...(charge.solicitacao_pagador !== null ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
+    ...(infoAdicionais ? { infoAdicionais } : {}),
+    pixCopiaECola: charge.br_code,
+  };
+}

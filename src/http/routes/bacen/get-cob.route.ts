@@ -1,0 +1,14 @@
+import type { RouteModule } from '../../app-types.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Cob, cobView, TxidParams } from './cob-view.ts';
+
+/** GET /cob/{txid}: the account's charge; another account's txid answers 404. */
+export const getCobRoute: RouteModule = (app, c) =>
+  app.get(
+    '/cob/:txid',
+    {
+      onRequest: requireAccount(c, 'pix:read'),
+      schema: { tags: ['cob'], summary: 'Read an immediate charge', security: [{ bearer: [] }], params: TxidParams, response: { 200: Cob } },
+    },
+    async (request) => cobView(await c.charges.getCob(accountIdOf(request), request.params.txid)),
+  );

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Cob, cobView, TxidParams } from './cob-view.ts';
+
+/**
+ * PATCH /cob/{txid}: the only revision offered is the receiver's removal of an ATIVA charge
+ * (`status: REMOVIDA_PELO_USUARIO_RECEBEDOR`); any other field answers 400.
+ */
+export const patchCobRoute: RouteModule = (app, c) =>
+  app.patch(
+    '/cob/:txid',
+    {
+      onRequest: requireAccount(c, 'pix:write'),
+      schema: {
+        tags: ['cob'],
+        summary: 'Cancel an immediate charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR)',
+        security: [{ bearer: [] }],
+        params: TxidParams,
+        body: Type.Object({ status: Type.Literal('REMOVIDA_PELO_USUARIO_RECEBEDOR') }, { additionalProperties: false }),
+        response: { 200: Cob },
+      },
+    },
+    async (request) => cobView(await c.charges.cancelCob(accountIdOf(request), request.params.txid)),
+  );

@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+
+/**
+ * GET /qr/v2/{locationId} (no auth): the charge payload behind a dynamic BR Code, as a compact
+ * JWS (`application/jose`) signed with the service's key published at /.well-known/jwks.json.
+ */
+export const getLocationRoute: RouteModule = (app, c) =>
+  app.get(
+    '/qr/v2/:locationId',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Charge payload (JWS) behind a dynamic BR Code',
+        params: Type.Object({ locationId: Type.String({ maxLength: 64 }) }),
+      },
+    },
+    async (request, reply) => {
+      const jws = await c.chargeLocations.signedPayload(request.params.locationId);
+      return reply.type('application/jose').header('cache-control', 'no-store').send(jws);
+    },
+  );

@@ -1,0 +1,177 @@
+import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { endToEndId, isUuidV4 } from '../../domain/ids.ts';
+import { feeFor, type Cents } from '../../domain/money.ts';
+import { accountsRepo } from '../../db/repos/accounts.repo.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { Counterpart, DB } from '../../db/schema.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import { bankByIspb } from '../../network/sandbox/banks.ts';
+import type { Outbox } from '../../webhooks/outbox.ts';
+import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import { DEFAULT_PAYER, type Payer } from '../sandbox/deposit.service.ts';
+import { chargeEventPayload } from './charge-events.ts';
+import { CHARGE_JOBS } from './charge-jobs.ts';
+import { locationIdOf } from './charge-model.ts';
+import { chargesRepo, type ChargeRow } from './charges.repo.ts';
+
+type Db = Kysely<DB> | Trx<DB>;
+
+export type PaymentRefusal = 'NOT_FOUND' | 'NOT_PAYABLE' | 'AMOUNT_MISMATCH';
+export type PaymentResult = { ok: true; tx: TransactionRow; charge: ChargeRow } | { ok: false; reason: PaymentRefusal };
+
+/** What happens to a paid charge's splits (charge-splits.ts). */
+export interface SplitsAfterPayment {
+  afterPayment(trx: Trx<DB>, charge: ChargeRow, tx: TransactionRow): Promise<void>;
+}
+
+const EXPIRED_MESSAGE = 'Cobrança expirada sem pagamento.';
+
+/**
+ * Paying and ending charges. A payment is one conditional move ATIVA -> CONCLUIDA, so it happens
+ * once however many payers race (the loser sees NOT_PAYABLE and changes nothing); then the
+ * transaction is confirmed, the account credited net of its cash-in fee and the event written,
+ * all in the caller's database transaction.
+ */
+export function createChargePayments(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  ledger: Ledger;
+  outbox: Outbox;
+  scheduler: Scheduler;
+  splits: SplitsAfterPayment;
+}) {
+  const { db, clock, config, ledger, outbox } = deps;
+
+  function counterpartOf(payer: Payer): Counterpart {
+    const bank = bankByIspb(payer.ispb);
+    const ours = payer.ispb === config.institutionIspb;
+    return {
+      name: payer.name,
+      document: payer.document,
+      bank: {
+        bankISPB: payer.ispb,
+        bankName: bank?.name ?? (ours ? config.institutionName : null),
+        bankCode: bank?.code ?? null,
+        accountBranch: null,
+        accountNumber: null,
+      },
+    };
+  }
+
+  async function payInTrx(
+    trx: Trx<DB>,
+    charge: ChargeRow,
+    input: { amount?: Cents; payer: Payer; endToEndId?: string },
+  ): Promise<PaymentResult> {
+    const now = clock.now();
+    if (charge.status !== 'ATIVA' || charge.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'NOT_PAYABLE' };
+    const amount = (input.amount ?? charge.amount) as Cents;
+    if (amount !== charge.amount && charge.modalidade_alteracao !== 1) return { ok: false, reason: 'AMOUNT_MISMATCH' };
+    // The one guard against paying twice: only one caller moves the row out of ATIVA.
+    const concluded = await chargesRepo.leaveActive(trx, charge.id, 'CONCLUIDA', now);
+    if (!concluded) return { ok: false, reason: 'NOT_PAYABLE' };
+    const account = await accountsRepo.byId(trx, charge.account_id);
+    if (!account) throw new Error(`charge ${charge.id}: account ${charge.account_id} is missing`);
+    const fee = Math.min(
+      feeFor(amount, { fixed: account.fee_cash_in_fixed as Cents, percentBp: account.fee_cash_in_percent_bp }),
+      amount,
+    ) as Cents;
+    const tx = await chargesRepo.confirmTransaction(trx, charge.transaction_id, {
+      amount,
+      fee,
+      endToEndId: input.endToEndId ?? endToEndId('E', input.payer.ispb, now),
+      counterpart: counterpartOf(input.payer),
+      at: now,
+    });
+    if (!tx) throw new Error(`charge ${charge.id} was ATIVA but its transaction was not PENDING`);
+    if (amount - fee > 0) {
+      await ledger.creditOne(trx, { accountId: charge.account_id, amount: (amount - fee) as Cents, transactionId: tx.id, reason: 'charge_paid' });
+    }
+    await outbox.emit(trx, { accountId: charge.account_id, type: 'cash_in', transactionId: tx.id, payload: chargeEventPayload(concluded, tx) });
+    await deps.splits.afterPayment(trx, concluded, tx);
+    return { ok: true, tx, charge: concluded };
+  }
+
+  /** A charge of the account by a cash-in transactionId (or numeric id) or a cob txid. */
+  async function findForAccount(trx: Db, accountId: number, id: string): Promise<ChargeRow | undefined> {
+    if (isUuidV4(id) || /^\d{1,15}$/.test(id)) {
+      const tx = await transactionsRepo.findForAccount(trx, accountId, id);
+      const charge = tx ? await chargesRepo.byTransaction(trx, tx.id) : undefined;
+      if (charge) return charge;
+    }
+    return chargesRepo.byTxid(trx, accountId, id);
+  }
+
+  /** POST /sandbox/charges/{id}/pay: a payer at another bank pays the charge now. */
+  async function sandboxPay(accountId: number, id: string, input: { amount?: Cents; payer?: Payer }): Promise<TransactionRow> {
+    const payer = input.payer ?? DEFAULT_PAYER;
+    const problems: string[] = [];
+    if (!isValidCpf(payer.document) && !isValidCnpj(payer.document)) problems.push('payer.document must be a valid CPF or CNPJ');
+    if (!bankByIspb(payer.ispb)) problems.push('payer.ispb must be the ISPB of a known PIX participant');
+    if (problems.length > 0) throw new ValidationError(problems);
+    return db.transaction().execute(async (trx) => {
+      const charge = await findForAccount(trx, accountId, id);
+      if (!charge) throw new DomainError('NOT_FOUND', undefined, `Charge ${id} not found`);
+      const result = await payInTrx(trx, charge, { ...(input.amount !== undefined ? { amount: input.amount } : {}), payer });
+      if (result.ok) return result.tx;
+      if (result.reason === 'AMOUNT_MISMATCH') {
+        throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: charge.amount / 100 }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
+      }
+      throw new DomainError('CHARGE_NOT_PAYABLE', { status: charge.status }, `The charge cannot be paid: it is ${charge.status === 'ATIVA' ? 'expired' : charge.status}`);
+    });
+  }
+
+  /** Ends an ATIVA charge without payment: expiry or a rejection by the simulated network. */
+  async function endUnpaid(trx: Trx<DB>, chargeId: number, errorCode: string, errorMessage: string): Promise<void> {
+    const now = clock.now();
+    const charge = await chargesRepo.leaveActive(trx, chargeId, 'REMOVIDA_PELO_PSP', now);
+    if (!charge) return; // paid, cancelled or already ended: nothing to do
+    const tx = await transactionsRepo.finishPending(trx, charge.transaction_id, { status: 'ERROR', at: now, errorCode, errorMessage, endToEndId: null });
+    // A cash-in notifies its failure (CashIn with the error); the version-2 envelope has no failure type for a cob.
+    if (tx && charge.kind === 'cash_in') {
+      await outbox.emit(trx, { accountId: charge.account_id, type: 'cash_in', transactionId: tx.id, payload: transactionEvent('CashIn', tx) });
+    }
+  }
+
+  deps.scheduler.register<{ chargeId: number }>(CHARGE_JOBS.expire, async (trx, job) => {
+    await endUnpaid(trx, job.payload.chargeId, 'CHARGE_EXPIRED', EXPIRED_MESSAGE);
+  });
+
+  deps.scheduler.register<{ chargeId: number; errorCode?: string; errorMessage?: string }>(CHARGE_JOBS.settle, async (trx, job) => {
+    const { chargeId, errorCode, errorMessage } = job.payload;
+    if (errorCode) return endUnpaid(trx, chargeId, errorCode, errorMessage ?? errorCode);
+    const charge = await chargesRepo.byId(trx, chargeId);
+    // Paid by someone else, cancelled or expired meanwhile: the simulated payer simply does not pay.
+    if (charge) await payInTrx(trx, charge, { payer: DEFAULT_PAYER });
+  });
+
+  /**
+   * On-us (decisions 4.11): another account of this service pays a charge by its location, inside
+   * the payer's database transaction (the payouts feature debits the payer in the same one).
+   */
+  async function payByLocation(
+    trx: Trx<DB>,
+    input: { url: string; amount: Cents | undefined; payerAccountId: number; payer: Payer; endToEndId: string },
+  ): Promise<{ ok: true; receiverTransactionId: number; amount: Cents } | { ok: false; reason: PaymentRefusal }> {
+    const locationId = locationIdOf(config.publicHost, input.url);
+    const charge = locationId ? await chargesRepo.byLocationId(trx, locationId) : undefined;
+    if (!charge) return { ok: false, reason: 'NOT_FOUND' };
+    const result = await payInTrx(trx, charge, {
+      ...(input.amount !== undefined ? { amount: input.amount } : {}),
+      payer: input.payer,
+      endToEndId: input.endToEndId,
+    });
+    if (!result.ok) return result;
+    return { ok: true, receiverTransactionId: result.tx.id, amount: result.tx.original_amount as Cents };
+  }
+
+  return { payInTrx, sandboxPay, payByLocation, findForAccount };
+}
+
+export type ChargePayments = ReturnType<typeof createChargePayments>;

@@ -1,0 +1,210 @@
+import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
+import type { Cents } from '../../domain/money.ts';
+import { toDictKey, type DictKey, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { nextLocalMidnightUtc } from '../../domain/sao-paulo-time.ts';
+import { allocateSplits } from '../../domain/splits.ts';
+import { accountsRepo } from '../../db/repos/accounts.repo.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { Counterpart, DB } from '../../db/schema.ts';
+import type { StoredSplit } from '../../db/schema/charges.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import type { Outbox } from '../../webhooks/outbox.ts';
+import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import type { Settlement } from '../settlement/settlement.service.ts';
+import { CHARGE_JOBS } from './charge-jobs.ts';
+import { chargesRepo, type ChargeRow } from './charges.repo.ts';
+
+export type SplitFrequency = 'IMMEDIATE' | 'HOURLY' | 'DAILY';
+export const SPLIT_FREQUENCIES: readonly SplitFrequency[] = ['IMMEDIATE', 'HOURLY', 'DAILY'];
+
+/** When the non-immediate splits of a charge paid at `paidAt` are paid out. */
+export function splitRunAt(frequency: string, paidAt: Date): Date {
+  if (frequency === 'IMMEDIATE') return paidAt;
+  // São Paulo is a whole number of hours from UTC, so its hours start when UTC hours do.
+  if (frequency === 'HOURLY') return new Date(Math.floor(paidAt.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
+  return nextLocalMidnightUtc(paidAt);
+}
+
+const PUBLIC_TYPES: Record<StoredSplit['pixKeyType'], PublicKeyType> = {
+  EMAIL: 'EMAIL',
+  PHONE: 'PHONE',
+  CPF: 'DOCUMENT',
+  CNPJ: 'DOCUMENT',
+  RANDOM: 'RANDOM',
+};
+
+interface SplitJob {
+  chargeId: number;
+  positions: number[];
+}
+
+/**
+ * Split payouts of a paid charge (interface spec, cash-in splits): each recipient's share of the
+ * gross amount becomes an ordinary payout (WITHDRAW, origin `split`, a `CashOut` event) held from
+ * the account and settled by the one settlement path; a key of one of our accounts is paid on-us.
+ * The remainder stays. `immediate` splits run right after confirmation, the others at the
+ * account's split frequency (default daily at 00:00 São Paulo), all as durable jobs.
+ */
+export function createChargeSplits(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  ledger: Ledger;
+  outbox: Outbox;
+  scheduler: Scheduler;
+  settlement: Pick<Settlement, 'start' | 'finishNow' | 'registerHook'>;
+  logger: Logger;
+}) {
+  const { clock, ledger, outbox, scheduler, settlement } = deps;
+
+  async function afterPayment(trx: Trx<DB>, charge: ChargeRow, tx: TransactionRow): Promise<void> {
+    const splits = (charge.splits as StoredSplit[] | null) ?? [];
+    if (splits.length === 0) return;
+    const allocation = allocateSplits(tx.original_amount as Cents, splits);
+    if ('error' in allocation) {
+      // Checked against the same amount at creation; a charge paid with another amount keeps it all.
+      deps.logger.warn({ chargeId: charge.id }, 'splits exceed the paid amount; none paid out');
+      return;
+    }
+    const now = clock.now();
+    const immediate: number[] = [];
+    const later: number[] = [];
+    for (const [position, share] of allocation.shares.entries()) {
+      if (share <= 0) continue; // a percentage that rounds to nothing pays nothing
+      await trx
+        .insertInto('charge_split_payouts')
+        .values({ charge_id: charge.id, position, amount: share, payout_transaction_id: null, created_at: now })
+        .execute();
+      (splits[position]!.immediate ? immediate : later).push(position);
+    }
+    if (immediate.length > 0) await scheduler.schedule(trx, CHARGE_JOBS.splits, now, { chargeId: charge.id, positions: immediate });
+    if (later.length > 0) {
+      const account = await accountsRepo.byId(trx, charge.account_id);
+      const runAt = splitRunAt(account?.split_frequency ?? 'DAILY', now);
+      await scheduler.schedule(trx, CHARGE_JOBS.splits, runAt, { chargeId: charge.id, positions: later });
+    }
+  }
+
+  function counterpartOf(split: StoredSplit, bank: { ispb: string; name: string } | null): Counterpart {
+    return {
+      name: split.name,
+      document: split.document,
+      bank: { bankISPB: bank?.ispb ?? null, bankName: bank?.name ?? null, bankCode: null, accountBranch: null, accountNumber: null },
+    };
+  }
+
+  /** The receiving side of an on-us split: a confirmed "Pix in" of the recipient account. */
+  async function creditOnUs(trx: Trx<DB>, receiverAccountId: number, payout: TransactionRow, payerName: string, payerDocument: string, key: DictKey) {
+    const now = clock.now();
+    const received = await transactionsRepo.insert(trx, {
+      transaction_id: newUuidV4(),
+      account_id: receiverAccountId,
+      kind: 'PAYMENT',
+      status: 'CONFIRMED',
+      origin: 'split_in',
+      external_id: null,
+      original_amount: payout.original_amount,
+      final_amount: payout.original_amount,
+      end_to_end_id: payout.end_to_end_id,
+      pix_key: key.normalized,
+      description: payout.description,
+      counterpart: JSON.stringify({
+        name: payerName,
+        document: payerDocument,
+        bank: { bankISPB: deps.config.institutionIspb, bankName: deps.config.institutionName, bankCode: null, accountBranch: null, accountNumber: null },
+      } satisfies Counterpart),
+      error_code: null,
+      error_message: null,
+      parent_id: null,
+      scenario: null,
+      created_at: now,
+      processed_at: now,
+      updated_at: now,
+    });
+    await ledger.creditOne(trx, { accountId: receiverAccountId, amount: payout.original_amount as Cents, transactionId: received.id, reason: 'split_received' });
+    await outbox.emit(trx, { accountId: receiverAccountId, type: 'cash_in', transactionId: received.id, payload: transactionEvent('CashIn', received) });
+  }
+
+  async function payOut(trx: Trx<DB>, charge: ChargeRow, split: StoredSplit, amount: Cents): Promise<TransactionRow> {
+    const now = clock.now();
+    const key = toDictKey(split.pixKey, PUBLIC_TYPES[split.pixKeyType]);
+    if (!key) throw new Error(`charge ${charge.id}: split key ${split.pixKey} no longer parses`);
+    const receiver = await accountsRepo.byKey(trx, key.normalized);
+    const tx = await transactionsRepo.insert(trx, {
+      transaction_id: newUuidV4(),
+      account_id: charge.account_id,
+      kind: 'WITHDRAW',
+      status: 'PENDING',
+      origin: 'split',
+      external_id: null,
+      original_amount: amount,
+      final_amount: amount,
+      pix_key: key.normalized,
+      description: `Split da cobrança ${charge.txid}`,
+      counterpart: JSON.stringify(counterpartOf(split, receiver ? { ispb: deps.config.institutionIspb, name: deps.config.institutionName } : null)),
+      end_to_end_id: null,
+      error_code: null,
+      error_message: null,
+      parent_id: charge.transaction_id,
+      scenario: null,
+      created_at: now,
+      processed_at: null,
+      updated_at: now,
+    });
+    const held = await ledger.holdOne(trx, { accountId: charge.account_id, amount, transactionId: tx.id, reason: 'hold' });
+    if (!held.ok) {
+      // The account spent the money before the split ran: the payout fails like a refused cash-out.
+      const failed = await transactionsRepo.finishPending(trx, tx.id, {
+        status: 'ERROR',
+        at: now,
+        errorCode: 'INSUFFICIENT_FUNDS',
+        errorMessage: 'Saldo insuficiente para pagar o split.',
+      });
+      await outbox.emit(trx, { accountId: charge.account_id, type: 'cash_out', transactionId: tx.id, payload: transactionEvent('CashOut', failed!) });
+      return failed!;
+    }
+    if (receiver) {
+      const e2e = endToEndId('E', deps.config.institutionIspb, now);
+      const account = await accountsRepo.byId(trx, charge.account_id);
+      const settled = await settlement.finishNow(trx, tx, { status: 'settled', endToEndId: e2e });
+      await creditOnUs(trx, receiver.accountId, settled!, account?.name ?? '', account?.document ?? '', key);
+      return settled!;
+    }
+    await settlement.start(trx, tx, { key, creditorDocument: split.document });
+    return tx;
+  }
+
+  scheduler.register<SplitJob>(CHARGE_JOBS.splits, async (trx, job) => {
+    const charge = await chargesRepo.byId(trx, job.payload.chargeId);
+    if (!charge) return;
+    const splits = charge.splits as StoredSplit[];
+    for (const position of job.payload.positions) {
+      // Locked and checked, so a retried or duplicated job never pays a share twice.
+      const row = await trx
+        .selectFrom('charge_split_payouts')
+        .selectAll()
+        .where('charge_id', '=', charge.id)
+        .where('position', '=', position)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row || row.payout_transaction_id !== null) continue;
+      const payout = await payOut(trx, charge, splits[position]!, row.amount as Cents);
+      await trx.updateTable('charge_split_payouts').set({ payout_transaction_id: payout.id }).where('id', '=', row.id).execute();
+    }
+  });
+
+  settlement.registerHook('split', {
+    async onFinished(trx, tx) {
+      await outbox.emit(trx, { accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: transactionEvent('CashOut', tx) });
+    },
+  });
+
+  return { afterPayment };
+}
+
+export type ChargeSplits = ReturnType<typeof createChargeSplits>;

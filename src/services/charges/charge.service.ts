@@ -1,0 +1,283 @@
+import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { newUuidV4 } from '../../domain/ids.ts';
+import { feeFor, type Cents } from '../../domain/money.ts';
+import { detectDictKey, toDictKey, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { allocateSplits } from '../../domain/splits.ts';
+import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Devedor, StoredSplit } from '../../db/schema/charges.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Scenario } from '../../network/sandbox/scenarios.ts';
+import { chargeScenario } from './charge-scenario.ts';
+import { chargeBrCode, DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
+import { chargesRepo, type ChargeRow } from './charges.repo.ts';
+import { CHARGE_JOBS } from './charge-jobs.ts';
+
+export interface CashInInput {
+  amount: Cents;
+  description: string;
+  externalId: string;
+  /** Seconds; the route applies the default. */
+  expirationTime: number;
+  payer: { fullName: string; document: string };
+  additionalInfo?: Record<string, string>;
+  splits: StoredSplit[];
+}
+
+export interface CobInput {
+  expiracao: number;
+  devedor?: Devedor;
+  amount: Cents;
+  modalidadeAlteracao: 0 | 1;
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: Array<{ nome: string; valor: string }>;
+}
+
+export interface CreatedCharge {
+  tx: TransactionRow;
+  charge: ChargeRow;
+}
+
+const SPLIT_KEY_TYPES: Record<StoredSplit['pixKeyType'], PublicKeyType> = {
+  EMAIL: 'EMAIL',
+  PHONE: 'PHONE',
+  CPF: 'DOCUMENT',
+  CNPJ: 'DOCUMENT',
+  RANDOM: 'RANDOM',
+};
+
+const isDocument = (d: string) => isValidCpf(d) || isValidCnpj(d);
+
+/** One text per invalid split field, after the schema has checked shapes. */
+export function splitProblems(amount: Cents, splits: readonly StoredSplit[]): string[] {
+  const problems: string[] = [];
+  splits.forEach((split, i) => {
+    const key = toDictKey(split.pixKey, SPLIT_KEY_TYPES[split.pixKeyType]);
+    // DOCUMENT accepts both lengths: a CPF-typed key must be a CPF and a CNPJ-typed one a CNPJ.
+    const typeMatches = key !== undefined && (SPLIT_KEY_TYPES[split.pixKeyType] !== 'DOCUMENT' || key.type === split.pixKeyType);
+    if (!typeMatches) problems.push(`splits[${i}].pixKey is not a valid ${split.pixKeyType} key`);
+    if (!isDocument(split.document)) problems.push(`splits[${i}].document must be a valid CPF or CNPJ, digits only`);
+  });
+  if (problems.length === 0 && splits.length > 0) {
+    const allocation = allocateSplits(amount, splits.map((s) => ({ type: s.type, value: s.value })));
+    if ('error' in allocation) problems.push('splits must not add up to more than transaction.value');
+  }
+  return problems;
+}
+
+/**
+ * Creating charges: a cash-in (public family) or a cob (compatible family). Each is a PENDING
+ * PAYMENT transaction plus its charge row, its expiry job and, in the sandbox, the job of its
+ * simulated outcome, all in one database transaction.
+ */
+export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config: Config; scheduler: Scheduler }) {
+  const { db, clock, config, scheduler } = deps;
+
+  function checkExpiration(field: string, seconds: number): void {
+    if (!Number.isSafeInteger(seconds) || seconds < MIN_EXPIRATION_S || seconds > MAX_EXPIRATION_S) {
+      throw new ValidationError([`${field} must be between ${MIN_EXPIRATION_S} and ${MAX_EXPIRATION_S} seconds`]);
+    }
+    if (seconds < config.sandboxMinExpirationS) {
+      throw new DomainError(
+        'PIX_PROVIDER_EXPIRATION_BELOW_MINIMUM',
+        { provider: 'sandbox', providerMinSeconds: config.sandboxMinExpirationS, granularity: 'seconds', userExpirationTime: seconds },
+        `${field} must be at least ${config.sandboxMinExpirationS} seconds for the payment provider`,
+      );
+    }
+  }
+
+  async function loadAccount(trx: Trx<DB>, accountId: number): Promise<AccountRow> {
+    const account = await accountsRepo.byId(trx, accountId);
+    if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
+    return account;
+  }
+
+  /** Schedules the expiry and, when the simulated network will act, its outcome. */
+  async function scheduleOutcome(trx: Trx<DB>, charge: ChargeRow, scenario: Scenario, now: Date): Promise<void> {
+    await scheduler.schedule(trx, CHARGE_JOBS.expire, charge.expires_at, { chargeId: charge.id });
+    if (scenario.outcome === 'wait') return;
+    const delayMs = config.sandboxSettlementDelayMs + (scenario.outcome === 'settle' ? scenario.extraDelaySeconds * 1000 : 0);
+    await scheduler.schedule(trx, CHARGE_JOBS.settle, new Date(now.getTime() + delayMs), {
+      chargeId: charge.id,
+      ...(scenario.outcome === 'reject' ? { errorCode: scenario.errorCode, errorMessage: scenario.errorMessage } : {}),
+    });
+  }
+
+  async function createCashIn(accountId: number, input: CashInInput, scenarioHeader: string | undefined): Promise<CreatedCharge> {
+    const problems: string[] = [];
+    if (!isDocument(input.payer.document)) problems.push('payer.document must be a valid CPF (11 digits) or CNPJ (14 characters)');
+    problems.push(...splitProblems(input.amount, input.splits));
+    if (problems.length > 0) throw new ValidationError(problems);
+    checkExpiration('transaction.expirationTime', input.expirationTime);
+    // Decided before anything is stored: provider-unavailable answers 500 with nothing kept.
+    const scenario = chargeScenario(config.mode, scenarioHeader, 'cash_in');
+
+    return db.transaction().execute(async (trx) => {
+      const account = await loadAccount(trx, accountId);
+      const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed as Cents, percentBp: account.fee_cash_in_percent_bp });
+      if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
+      const now = clock.now();
+      const transactionId = newUuidV4();
+      const { created, row: tx } = await transactionsRepo.insertUnlessExternalIdUsed(trx, {
+        transaction_id: transactionId,
+        account_id: accountId,
+        kind: 'PAYMENT',
+        status: 'PENDING',
+        origin: 'cash_in',
+        external_id: input.externalId,
+        original_amount: input.amount,
+        final_amount: input.amount,
+        pix_key: account.pix_key,
+        description: input.description,
+        // The schema types metadata as generated; the column takes JSON text like every jsonb here.
+        metadata: JSON.stringify(input.additionalInfo ?? {}) as never,
+        counterpart: null,
+        end_to_end_id: null,
+        error_code: null,
+        error_message: null,
+        parent_id: null,
+        scenario: scenarioHeader ?? null,
+        created_at: now,
+        updated_at: now,
+        processed_at: null,
+      });
+      if (!created) {
+        throw new DomainError('PIX_DUPLICATE_EXTERNAL_ID', { externalId: input.externalId, existingTransactionId: tx.transaction_id });
+      }
+      const locationId = newLocationId();
+      const charge = await chargesRepo.insert(trx, {
+        transaction_id: tx.id,
+        account_id: accountId,
+        kind: 'cash_in',
+        txid: transactionId.replaceAll('-', ''),
+        location_id: locationId,
+        br_code: chargeBrCode({ publicHost: config.publicHost, locationId, amount: input.amount, merchantName: account.name }),
+        correlation_id: newUuidV4(),
+        amount: input.amount,
+        receiver_key: account.pix_key,
+        expiration_seconds: input.expirationTime,
+        expires_at: new Date(now.getTime() + input.expirationTime * 1000),
+        devedor: JSON.stringify({ nome: input.payer.fullName, [input.payer.document.length === 11 ? 'cpf' : 'cnpj']: input.payer.document }),
+        solicitacao_pagador: input.description,
+        info_adicionais: input.additionalInfo ? JSON.stringify(Object.entries(input.additionalInfo).map(([nome, valor]) => ({ nome, valor }))) : null,
+        additional_info: input.additionalInfo ? JSON.stringify(input.additionalInfo) : null,
+        splits: JSON.stringify(input.splits),
+        created_at: now,
+        updated_at: now,
+      });
+      await scheduleOutcome(trx, charge, scenario, now);
+      return { tx, charge };
+    });
+  }
+
+  function cobProblems(input: CobInput): string[] {
+    const problems: string[] = [];
+    const d = input.devedor;
+    if (d) {
+      if (d.cpf !== undefined && d.cnpj !== undefined) problems.push('devedor must have either cpf or cnpj, not both');
+      else if (d.cpf === undefined && d.cnpj === undefined) problems.push('devedor must have cpf or cnpj');
+      if (d.cpf !== undefined && !(/^\d{11}$/.test(d.cpf) && isValidCpf(d.cpf))) problems.push('devedor.cpf must be a valid CPF of exactly 11 digits');
+      if (d.cnpj !== undefined && !isValidCnpj(d.cnpj)) problems.push('devedor.cnpj must be a valid CNPJ');
+    }
+    if (!detectDictKey(input.chave)) problems.push('chave must be a valid PIX key (phone +55..., e-mail, CPF, CNPJ or EVP)');
+    return problems;
+  }
+
+  async function createCob(accountId: number, txid: string, input: CobInput, scenarioHeader: string | undefined): Promise<CreatedCharge> {
+    const problems = cobProblems(input);
+    if (problems.length > 0) throw new ValidationError(problems);
+    checkExpiration('calendario.expiracao', input.expiracao);
+    const scenario = chargeScenario(config.mode, scenarioHeader, 'cob');
+    const chave = detectDictKey(input.chave)!.normalized;
+
+    return db.transaction().execute(async (trx) => {
+      const account = await loadAccount(trx, accountId);
+      const keys = await accountsRepo.keysOf(trx, accountId);
+      if (!keys.some((k) => k.key === chave)) throw new ValidationError(['chave must be a PIX key of the account']);
+      const now = clock.now();
+      const tx = await transactionsRepo.insert(trx, {
+        transaction_id: newUuidV4(),
+        account_id: accountId,
+        kind: 'PAYMENT',
+        status: 'PENDING',
+        origin: 'cob',
+        family: 'bacen',
+        external_id: null,
+        original_amount: input.amount,
+        final_amount: input.amount,
+        pix_key: chave,
+        description: input.solicitacaoPagador ?? null,
+        counterpart: null,
+        end_to_end_id: null,
+        error_code: null,
+        error_message: null,
+        parent_id: null,
+        scenario: scenarioHeader ?? null,
+        created_at: now,
+        updated_at: now,
+        processed_at: null,
+      });
+      const locationId = newLocationId();
+      const charge = await chargesRepo.insertUnlessTxidUsed(trx, {
+        transaction_id: tx.id,
+        account_id: accountId,
+        kind: 'cob',
+        txid,
+        location_id: locationId,
+        br_code: chargeBrCode({ publicHost: config.publicHost, locationId, amount: input.amount, merchantName: account.name }),
+        correlation_id: newUuidV4(),
+        amount: input.amount,
+        receiver_key: chave,
+        expiration_seconds: input.expiracao,
+        expires_at: new Date(now.getTime() + input.expiracao * 1000),
+        modalidade_alteracao: input.modalidadeAlteracao,
+        devedor: input.devedor ? JSON.stringify(input.devedor) : null,
+        solicitacao_pagador: input.solicitacaoPagador ?? null,
+        info_adicionais: input.infoAdicionais ? JSON.stringify(input.infoAdicionais) : null,
+        additional_info: null,
+        created_at: now,
+        updated_at: now,
+      });
+      // Throwing rolls the transaction row back with it.
+      if (!charge) throw new DomainError('CHARGE_TXID_IN_USE', { txid }, `A charge with txid ${txid} already exists`);
+      await scheduleOutcome(trx, charge, scenario, now);
+      return { tx, charge };
+    });
+  }
+
+  async function getCob(accountId: number, txid: string): Promise<ChargeRow> {
+    const charge = await chargesRepo.byTxid(db, accountId, txid);
+    if (!charge || charge.kind !== 'cob') throw new DomainError('NOT_FOUND', undefined, `Charge ${txid} not found`);
+    return charge;
+  }
+
+  /**
+   * PATCH /cob: the receiver removes an ATIVA charge. Its transaction ends in ERROR
+   * (CHARGE_CANCELLED) so it no longer counts as pending; the revision goes up by one.
+   */
+  async function cancelCob(accountId: number, txid: string): Promise<ChargeRow> {
+    const existing = await getCob(accountId, txid);
+    return db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const charge = await chargesRepo.leaveActive(trx, existing.id, 'REMOVIDA_PELO_USUARIO_RECEBEDOR', now, true);
+      if (!charge) throw new DomainError('CHARGE_CHANGE_NOT_ALLOWED', { status: existing.status }, `The charge is ${existing.status}, not ATIVA`);
+      await transactionsRepo.finishPending(trx, charge.transaction_id, {
+        status: 'ERROR',
+        at: now,
+        errorCode: 'CHARGE_CANCELLED',
+        errorMessage: 'Cobrança removida pelo usuário recebedor.',
+      });
+      return charge;
+    });
+  }
+
+  return { createCashIn, createCob, getCob, cancelCob };
+}
+
+export type ChargeService = ReturnType<typeof createChargeService>;
