@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { generateKeyPair, decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../harness.ts';
@@ -98,6 +99,26 @@ describe('bearer guard', () => {
     const other = await tokenOf(d);
     expect((await h.admin('DELETE', `/admin/certificates/${d.fingerprint}`)).statusCode).toBe(204);
     expectFull401(await h.api('GET', '/api/balance', other));
+  });
+
+  it('503, not 401, when the credential store cannot be asked', async () => {
+    const token = await tokenOf(await client(h));
+    await sql`ALTER TABLE credentials RENAME TO credentials_offline`.execute(h.c.db);
+    try {
+      const res = await h.api('GET', '/api/balance', token);
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ statusCode: 503, code: 'HTTP_ERROR' });
+    } finally {
+      await sql`ALTER TABLE credentials_offline RENAME TO credentials`.execute(h.c.db);
+    }
+    expect((await h.api('GET', '/api/balance', token)).statusCode).toBe(200);
+  });
+
+  it('documents the auth routes in the OpenAPI document', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/api/auth/token', '/oauth/token', '/api/balance', '/accounts/balances', '/.well-known/jwks.json']) {
+      expect(doc.paths).toHaveProperty([path]);
+    }
   });
 
   it('403 for a token without the route scope', async () => {
