@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { toCents } from '../../money-edge.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+
+const CashOutRequest = Type.Object({
+  // No upper bound here: above 999,999,999.99 is the business code PIX_INVALID_AMOUNT (decisions 4.7).
+  value: Type.Number({ format: 'money', minimum: 0.01, description: 'BRL, at most 2 decimals' }),
+  externalId: Type.String({ minLength: 1, maxLength: 255, description: 'unique per account; acts as an idempotency key' }),
+  description: Type.Optional(Type.String({ maxLength: 140 })),
+  details: Type.Object({
+    key: Type.String({ minLength: 1, maxLength: 77 }),
+    keyType: Type.Union([Type.Literal('DOCUMENT'), Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('RANDOM')]),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    document: Type.String({ minLength: 1, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14) of the key holder' }),
+  }),
+});
+
+export const CashOutResponse = Type.Object({
+  transactionId: Type.String({ format: 'uuid' }),
+  externalId: Type.String(),
+  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')]),
+  generateTime: Type.String({ format: 'date-time' }),
+});
+
+export const createCashOutRoute: RouteModule = (app, c) =>
+  app.post(
+    '/api/pix/cash-out',
+    {
+      onRequest: requireAccount(c, 'pix:write'),
+      schema: {
+        tags: ['payouts'],
+        summary: 'Send a PIX payment to a key (the final status arrives by webhook or polling)',
+        security: [{ bearer: [] }],
+        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String({ description: 'sandbox only (decisions 4.9)' })) }),
+        body: CashOutRequest,
+        response: { 201: CashOutResponse },
+      },
+    },
+    async (request, reply) => {
+      const scenario = c.payouts.scenarios(request.headers['x-sandbox-scenario'], 'cash_out');
+      const body = request.body;
+      const tx = await c.payouts.cashOut.create({
+        accountId: accountIdOf(request),
+        amount: toCents(body.value, 'value'),
+        externalId: body.externalId,
+        description: body.description ?? null,
+        details: body.details,
+        scenario,
+      });
+      return reply.code(201).send({
+        transactionId: tx.transaction_id,
+        externalId: tx.external_id!,
+        status: tx.status,
+        generateTime: tx.created_at.toISOString(),
+      });
+    },
+  );

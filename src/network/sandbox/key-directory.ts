@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import type { DictKey } from '../../domain/pix-keys.ts';
+import type { KeyHolder, KeyLookup } from '../pix-network.ts';
+import { bankByIspb, bankFor } from './banks.ts';
+
+/**
+ * The simulated key directory (decisions 4.10): registered keys answer their holder; the reserved
+ * not-found keys answer not found; any other well-formed key resolves to a synthetic holder at a
+ * stable bank, with the document the payer sent.
+ */
+export const NOT_FOUND_KEYS = new Set(['+5511900000000', '00000000-0000-0000-0000-000000000000']);
+
+export function isNotFoundKey(key: DictKey): boolean {
+  if (key.type === 'EMAIL') return key.normalized.endsWith('@notfound.example');
+  return NOT_FOUND_KEYS.has(key.normalized);
+}
+
+const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elisa', 'Fábio', 'Gabriela', 'Heitor', 'Isabela', 'João'];
+const LAST = ['Silva', 'Souza', 'Oliveira', 'Santos', 'Lima', 'Pereira', 'Costa', 'Almeida', 'Ribeiro', 'Gomes'];
+
+function hash(seed: string): number {
+  let h = 0;
+  for (const ch of seed) h = (h * 33 + ch.charCodeAt(0)) >>> 0;
+  return h;
+}
+
+export function syntheticHolder(key: DictKey, hint: { name?: string | null; document?: string | null }): KeyHolder {
+  const h = hash(key.normalized);
+  const bank = bankFor(key.normalized);
+  return {
+    name: hint.name || `${FIRST[h % FIRST.length]} ${LAST[Math.floor(h / 10) % LAST.length]}`,
+    // An invented holder has the document the payer sent (a document key's own, when none was sent).
+    document: hint.document || (key.type === 'CPF' || key.type === 'CNPJ' ? key.normalized : ''),
+    bank: { ispb: bank.ispb, name: bank.name, code: bank.code },
+    branch: String(1 + (h % 9000)).padStart(4, '0'),
+    account: `${100000 + (h % 900000)}-${h % 10}`,
+  };
+}
+
+export async function registeredHolder(db: Kysely<DB>, key: DictKey): Promise<KeyHolder | undefined> {
+  const row = await db.selectFrom('sandbox_dict_keys').selectAll().where('key', '=', key.normalized).executeTakeFirst();
+  if (!row) return undefined;
+  const bank = bankByIspb(row.ispb);
+  return {
+    name: row.name,
+    document: row.document,
+    bank: { ispb: row.ispb, name: bank?.name ?? row.ispb, code: bank?.code ?? null },
+    branch: row.branch,
+    account: row.account,
+  };
+}
+
+export async function lookupSandboxKey(
+  db: Kysely<DB>,
+  key: DictKey,
+  hint: { name?: string | null; document?: string | null } = {},
+): Promise<KeyLookup> {
+  const registered = await registeredHolder(db, key);
+  if (registered) return { found: true, holder: registered };
+  if (isNotFoundKey(key)) return { found: false };
+  return { found: true, holder: syntheticHolder(key, hint) };
+}

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import type { Cents } from '../../domain/money.ts';
+import { toDictKey, validatePublicKey, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { accountsRepo } from '../../db/repos/accounts.repo.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { DB } from '../../db/schema.ts';
+import type { PixNetwork } from '../../network/pix-network.ts';
+import { institutionCounterpart, type Institution } from './on-us.ts';
+import type { OutgoingPayouts } from './outgoing-payout.ts';
+
+export interface CashOutInput {
+  accountId: number;
+  amount: Cents;
+  externalId: string;
+  description: string | null;
+  details: { key: string; keyType: PublicKeyType; name: string; document: string };
+  scenario: string | null;
+}
+
+export const isDocument = (s: string) => isValidCpf(s) || isValidCnpj(s);
+
+/**
+ * `POST /api/pix/cash-out`: a payment to a key the client typed. The key must exist in the
+ * directory (a key that does not answers PIX_INVALID_PIX_KEY at once); whether the holder's
+ * document matches is for the receiving bank to say, later, as TAX_ID_MISMATCH.
+ */
+export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork; payouts: OutgoingPayouts; institution: Institution }) {
+  async function create(input: CashOutInput): Promise<TransactionRow> {
+    const { details } = input;
+    const problems: string[] = [];
+    const keyCheck = validatePublicKey(details.key, details.keyType);
+    if (!keyCheck.ok) problems.push(`details.key is invalid for keyType ${details.keyType}: ${keyCheck.reason}`);
+    if (!isDocument(details.document)) problems.push('details.document must be a valid CPF (11 digits) or CNPJ (14 digits)');
+    if (problems.length > 0) throw new ValidationError(problems);
+    const dictKey = toDictKey(details.key, details.keyType)!;
+
+    const base = {
+      accountId: input.accountId,
+      origin: 'cash_out' as const,
+      family: 'api' as const,
+      externalId: input.externalId,
+      amount: input.amount,
+      description: input.description,
+      pixKey: details.key,
+      scenario: input.scenario,
+      codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID' as const, insufficient: 'PIX_INSUFFICIENT_BALANCE' as const },
+    };
+    const ours = await accountsRepo.byKey(deps.db, dictKey.normalized);
+    if (ours) {
+      if (ours.accountId === input.accountId) {
+        throw new DomainError('PIX_INVALID_PIX_KEY', { key: details.key }, 'The key belongs to the paying account itself.');
+      }
+      return deps.payouts.create({
+        ...base,
+        counterpart: (receiver) => institutionCounterpart(deps.institution, receiver),
+        destination: { kind: 'on_us_key', receiverAccountId: ours.accountId, receiverKey: dictKey.normalized, creditorDocument: details.document },
+      });
+    }
+    const found = await deps.network.lookupKey(dictKey, { name: details.name, document: details.document });
+    if (!found.found) throw new DomainError('PIX_INVALID_PIX_KEY', { key: details.key }, 'The key was not found in the PIX key directory.');
+    const holder = found.holder;
+    return deps.payouts.create({
+      ...base,
+      counterpart: {
+        name: holder.name,
+        document: holder.document || details.document,
+        bank: { bankISPB: holder.bank.ispb, bankName: holder.bank.name, bankCode: holder.bank.code, accountBranch: holder.branch, accountNumber: holder.account },
+      },
+      destination: { kind: 'network', target: { key: dictKey, creditorDocument: details.document, holderDocument: holder.document, creditorIspb: holder.bank.ispb } },
+    });
+  }
+  return { create };
+}
+
+export type CashOutService = ReturnType<typeof createCashOutService>;

@@ -1,0 +1,26 @@
+import type { Transaction as Trx } from 'kysely';
+import type { Cents } from '../../domain/money.ts';
+import type { DB } from '../../db/schema.ts';
+
+/**
+ * Pays one of our own charges from a dynamic BR Code whose location is ours
+ * (`${publicHost}/qr/v2/...`), inside the payer's database transaction (decisions 4.11). The
+ * charges feature provides it (container property `onUsCharges`); without it such codes are
+ * refused as a charge not found. The payer's debit is the payouts feature's; the implementation
+ * credits the receiver (its "Pix in", the charge CONFIRMED, its cash_in event).
+ */
+export interface OnUsCharges {
+  payByLocation(
+    trx: Trx<DB>,
+    input: {
+      url: string;
+      amount: Cents | undefined;
+      payerAccountId: number;
+      payer: { name: string; document: string; ispb: string };
+      endToEndId: string;
+    },
+  ): Promise<
+    | { ok: true; receiverTransactionId: number; amount: Cents }
+    | { ok: false; reason: 'NOT_FOUND' | 'NOT_PAYABLE' | 'AMOUNT_MISMATCH' }
+  >;
+}

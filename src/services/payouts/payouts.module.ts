@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import type { PixNetwork } from '../../network/pix-network.ts';
+import { createSandboxNetwork } from '../../network/sandbox/sandbox-network.ts';
+import { bankByIspb } from '../../network/sandbox/banks.ts';
+import { productionScenarioReader, sandboxScenarioReader } from '../../network/scenario-header.ts';
+import type { Outbox } from '../../webhooks/outbox.ts';
+import { createSettlement } from '../settlement/settlement.service.ts';
+import { createCashOutService } from './cash-out.service.ts';
+import { createOnUsCredit } from './on-us.ts';
+import type { OnUsCharges } from './on-us-charges.port.ts';
+import { createOutgoingPayouts } from './outgoing-payout.ts';
+import { registerPayoutHooks } from './payout-events.ts';
+
+/**
+ * Wires the payouts feature: the network adapter (the sandbox simulator is the only one this
+ * service ships; production has no real provider yet), the settlement job, and the payout services.
+ */
+export function createPayoutsModule(deps: {
+  config: Config;
+  db: Kysely<DB>;
+  clock: Clock;
+  ledger: Ledger;
+  outbox: Outbox;
+  scheduler: Scheduler;
+  logger: Logger;
+  onUsCharges: () => OnUsCharges | undefined;
+}) {
+  const { config, db, clock, ledger, outbox, scheduler, logger } = deps;
+  const network: PixNetwork = createSandboxNetwork({
+    db,
+    clock,
+    settlementDelayMs: config.sandboxSettlementDelayMs,
+    institutionIspb: config.institutionIspb,
+  });
+  const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
+  const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
+  const settlement = createSettlement({ db, clock, ledger, scheduler, network, logger });
+  registerPayoutHooks({ settlement, outbox });
+  const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
+  const payouts = createOutgoingPayouts({
+    db,
+    clock,
+    ledger,
+    settlement,
+    creditOnUs,
+    onUsCharges: deps.onUsCharges,
+    institutionIspb: config.institutionIspb,
+  });
+  const cashOut = createCashOutService({ db, network, payouts, institution });
+  return { network, scenarios, institution, settlement, creditOnUs, payouts, cashOut };
+}
+
+export type PayoutsModule = ReturnType<typeof createPayoutsModule>;
