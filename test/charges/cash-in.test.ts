@@ -1,9 +1,12 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode/parse.ts';
 import { cnpj, cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
+
+// jsqr is CommonJS with a default export: its types and the ESM interop disagree on the shape.
+const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
 
 let h: Harness;
 let account: { id: number; pixKey: string; name: string };

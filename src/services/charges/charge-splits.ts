@@ -15,6 +15,7 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import type { OnUsCredit } from '../payouts/on-us.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
@@ -57,7 +58,9 @@ export function createChargeSplits(deps: {
   ledger: Ledger;
   outbox: Outbox;
   scheduler: Scheduler;
-  settlement: Pick<Settlement, 'start' | 'finishNow' | 'registerHook'>;
+  settlement: Pick<Settlement, 'start' | 'finishNow'>;
+  /** The payouts feature's receiving side of an on-us payment. */
+  creditOnUs: OnUsCredit;
   logger: Logger;
 }) {
   const { clock, ledger, outbox, scheduler, settlement } = deps;
@@ -96,38 +99,6 @@ export function createChargeSplits(deps: {
       document: split.document,
       bank: { bankISPB: bank?.ispb ?? null, bankName: bank?.name ?? null, bankCode: null, accountBranch: null, accountNumber: null },
     };
-  }
-
-  /** The receiving side of an on-us split: a confirmed "Pix in" of the recipient account. */
-  async function creditOnUs(trx: Trx<DB>, receiverAccountId: number, payout: TransactionRow, payerName: string, payerDocument: string, key: DictKey) {
-    const now = clock.now();
-    const received = await transactionsRepo.insert(trx, {
-      transaction_id: newUuidV4(),
-      account_id: receiverAccountId,
-      kind: 'PAYMENT',
-      status: 'CONFIRMED',
-      origin: 'split_in',
-      external_id: null,
-      original_amount: payout.original_amount,
-      final_amount: payout.original_amount,
-      end_to_end_id: payout.end_to_end_id,
-      pix_key: key.normalized,
-      description: payout.description,
-      counterpart: JSON.stringify({
-        name: payerName,
-        document: payerDocument,
-        bank: { bankISPB: deps.config.institutionIspb, bankName: deps.config.institutionName, bankCode: null, accountBranch: null, accountNumber: null },
-      } satisfies Counterpart),
-      error_code: null,
-      error_message: null,
-      parent_id: null,
-      scenario: null,
-      created_at: now,
-      processed_at: now,
-      updated_at: now,
-    });
-    await ledger.creditOne(trx, { accountId: receiverAccountId, amount: payout.original_amount as Cents, transactionId: received.id, reason: 'split_received' });
-    await outbox.emit(trx, { accountId: receiverAccountId, type: 'cash_in', transactionId: received.id, payload: transactionEvent('CashIn', received) });
   }
 
   async function payOut(trx: Trx<DB>, charge: ChargeRow, split: StoredSplit, amount: Cents): Promise<TransactionRow> {
@@ -172,7 +143,14 @@ export function createChargeSplits(deps: {
       const e2e = endToEndId('E', deps.config.institutionIspb, now);
       const account = await accountsRepo.byId(trx, charge.account_id);
       const settled = await settlement.finishNow(trx, tx, { status: 'settled', endToEndId: e2e });
-      await creditOnUs(trx, receiver.accountId, settled!, account?.name ?? '', account?.document ?? '', key);
+      await deps.creditOnUs(trx, {
+        receiverAccountId: receiver.accountId,
+        amount,
+        payer: { name: account?.name ?? '', document: account?.document ?? '' },
+        endToEndId: e2e,
+        pixKey: key.normalized,
+        description: tx.description,
+      });
       return settled!;
     }
     await settlement.start(trx, tx, { key, creditorDocument: split.document });
@@ -198,12 +176,7 @@ export function createChargeSplits(deps: {
     }
   });
 
-  settlement.registerHook('split', {
-    async onFinished(trx, tx) {
-      await outbox.emit(trx, { accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: transactionEvent('CashOut', tx) });
-    },
-  });
-
+  // The payouts feature's hook for origin `split` emits each payout's CashOut event.
   return { afterPayment };
 }
 

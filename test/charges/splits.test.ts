@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpf } from '../factories.ts';
+import { startHarness, type Harness } from '../harness.ts';
+
+let h: Harness;
+let account: { id: number; pixKey: string };
+let token: string;
+let seq = 0;
+
+beforeAll(async () => {
+  h = await startHarness();
+  account = await h.createAccount({ name: 'Marketplace' });
+  token = await h.tokenFor(account.id);
+});
+afterAll(() => h.close());
+
+type Split = { pixKey: string; pixKeyType: string; name: string; document: string; type: 'FIXED' | 'PERCENTAGE'; value: number; immediate?: boolean };
+const external = (i: number, over: Partial<Split> = {}): Split => ({
+  pixKey: `recebedor${i}@loja.example`,
+  pixKeyType: 'EMAIL',
+  name: `Recebedor ${i}`,
+  document: cpf(900 + i),
+  type: 'FIXED',
+  value: 10,
+  ...over,
+});
+
+async function chargeWithSplits(value: number, splits: Split[]) {
+  seq += 1;
+  const res = await h.api(
+    'POST',
+    '/api/pix/cash-in',
+    token,
+    { transaction: { value, description: 'Venda', externalId: `split-${seq}` }, payer: { fullName: 'Cliente', document: cpf(1) }, splits },
+    { 'x-sandbox-scenario': 'pending' },
+  );
+  return res;
+}
+const payoutsOf = async (transactionId: string) => {
+  const parent = await h.c.db.selectFrom('transactions').select('id').where('transaction_id', '=', transactionId).executeTakeFirstOrThrow();
+  return h.c.db.selectFrom('transactions').selectAll().where('parent_id', '=', parent.id).where('origin', '=', 'split').orderBy('id').execute();
+};
+
+describe('cash-in splits', () => {
+  it('refuses splits whose sum exceeds the amount, bad keys and bad documents', async () => {
+    const over = await chargeWithSplits(100, [external(1, { value: 60 }), external(2, { type: 'PERCENTAGE', value: 41 })]);
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toEqual(['splits must not add up to more than transaction.value']);
+    expect((await chargeWithSplits(100, [external(1, { value: 60 }), external(2, { type: 'PERCENTAGE', value: 40 })])).statusCode).toBe(201);
+    const badKey = await chargeWithSplits(100, [external(1, { pixKeyType: 'CPF', pixKey: 'x@y.example' })]);
+    expect(badKey.json().message).toEqual(['splits[0].pixKey is not a valid CPF key']);
+    const badDoc = await chargeWithSplits(100, [external(1, { document: '11111111111' })]);
+    expect(badDoc.json().message).toEqual(['splits[0].document must be a valid CPF or CNPJ, digits only']);
+    expect((await chargeWithSplits(100, Array.from({ length: 11 }, (_, i) => external(i, { value: 1 })))).statusCode).toBe(400);
+    expect((await chargeWithSplits(100, [external(1, { type: 'PERCENTAGE', value: 100.5 })])).statusCode).toBe(400);
+    expect((await chargeWithSplits(100, [external(1, { value: 1.005 })])).statusCode).toBe(400);
+  });
+
+  it('pays immediate splits right after payment as payouts with CashOut events, on-us to a key of ours; the remainder stays', async () => {
+    const receiver = await h.createAccount();
+    const created = (
+      await chargeWithSplits(200, [
+        external(1, { value: 15.5, immediate: true }),
+        { pixKey: receiver.pixKey, pixKeyType: 'RANDOM', name: 'Parceiro', document: cpf(77), type: 'PERCENTAGE', value: 12.5, immediate: true },
+      ])
+    ).json();
+    const before = await h.balance(account.id);
+    expect((await h.api('POST', `/sandbox/charges/${created.transactionId}/pay`, token, {})).statusCode).toBe(200);
+    await h.runJobs();
+    let payouts = await payoutsOf(created.transactionId);
+    expect(payouts.map((p) => [p.kind, p.original_amount])).toEqual([
+      ['WITHDRAW', 1550],
+      ['WITHDRAW', 2500],
+    ]);
+    // On-us settles at once and credits the receiver; the external one waits for the network.
+    expect(payouts[1]!.status).toBe('CONFIRMED');
+    expect(await h.balance(receiver.id)).toEqual({ available: 25, blocked: 0 });
+    expect(payouts[0]!.status).toBe('PENDING');
+    expect(await h.balance(account.id)).toEqual({ available: before.available + 200 - 15.5 - 25, blocked: 15.5 });
+    await h.advance(1);
+    payouts = await payoutsOf(created.transactionId);
+    expect(payouts[0]!.status).toBe('CONFIRMED');
+    expect(await h.balance(account.id)).toEqual({ available: before.available + 200 - 15.5 - 25, blocked: 0 });
+    for (const payout of payouts) {
+      const event = await h.c.db.selectFrom('events').selectAll().where('transaction_id', '=', payout.id).executeTakeFirstOrThrow();
+      expect(event.type).toBe('cash_out');
+      expect(event.payload).toMatchObject({ event: 'CashOut', status: 'CONFIRMED', movementType: 'DEBIT', originalAmount: payout.original_amount / 100 });
+    }
+  });
+
+  it('pays non-immediate splits at the next 00:00 in São Paulo (daily by default), once', async () => {
+    const created = (await chargeWithSplits(50, [external(3, { value: 5 })])).json();
+    await h.api('POST', `/sandbox/charges/${created.transactionId}/pay`, token, {});
+    await h.runJobs();
+    expect(await payoutsOf(created.transactionId)).toEqual([]);
+    const now = h.c.clock.now();
+    // São Paulo is UTC-3 all year: local midnight is 03:00 UTC.
+    const midnight = new Date(now);
+    midnight.setUTCHours(3, 0, 0, 0);
+    if (midnight <= now) midnight.setUTCDate(midnight.getUTCDate() + 1);
+    await h.advance((midnight.getTime() - now.getTime()) / 1000 - 1);
+    expect(await payoutsOf(created.transactionId)).toEqual([]);
+    await h.advance(1);
+    expect((await payoutsOf(created.transactionId)).map((p) => p.original_amount)).toEqual([500]);
+    await h.advance(3600);
+    expect((await payoutsOf(created.transactionId)).map((p) => [p.original_amount, p.status])).toEqual([[500, 'CONFIRMED']]);
+  });
+
+  it('property: shares plus what stays equal the credited amount, and no share is negative', async () => {
+    token = await h.tokenFor(account.id); // the clock moved past the first token's lifetime
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.array(fc.record({ fixed: fc.boolean(), n: fc.integer({ min: 1, max: 5000 }) }), { minLength: 1, maxLength: 4 }),
+        async (amountCents, raw) => {
+          const splits = raw.map((r, i) =>
+            external(10 + i, { type: r.fixed ? 'FIXED' : 'PERCENTAGE', value: r.fixed ? r.n / 100 : r.n / 100, immediate: true }),
+          );
+          const res = await chargeWithSplits(amountCents / 100, splits);
+          if (res.statusCode === 400) {
+            // Refused only when the exact sum exceeds the amount.
+            const exact = raw.reduce((sum, r) => sum + (r.fixed ? r.n * 10_000 : amountCents * r.n), 0);
+            expect(exact).toBeGreaterThan(amountCents * 10_000);
+            return;
+          }
+          expect(res.statusCode).toBe(201);
+          const before = await h.balance(account.id);
+          const pay = await h.api('POST', `/sandbox/charges/${res.json().transactionId}/pay`, token, {});
+          expect(pay.statusCode).toBe(200);
+          await h.runJobs();
+          const payouts = await payoutsOf(res.json().transactionId);
+          const shares = payouts.reduce((sum, p) => sum + p.original_amount, 0);
+          for (const p of payouts) expect(p.original_amount).toBeGreaterThan(0);
+          const after = await h.balance(account.id);
+          // What stays is what reached `available`; the shares are held on their way out.
+          const stayed = Math.round((after.available - before.available) * 100);
+          expect(stayed).toBeGreaterThanOrEqual(0);
+          expect(stayed + shares).toBe(Math.round(pay.json().finalAmount * 100));
+          expect(Math.round((after.blocked - before.blocked) * 100)).toBe(shares);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
