@@ -47,12 +47,12 @@ function guardedLookup(
   });
 }
 
-function describeError(error: unknown): string {
+function describeError(error: unknown, timeoutMs: number): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const e = current as { name?: string; message?: string; code?: string; cause?: unknown };
-    if (e.name === 'TimeoutError') return `timed out after ${ATTEMPT_TIMEOUT_MS} ms`;
+    if (e.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
     if (e.name === 'BlockedDestinationError') return e.message!;
     const text = e.message || e.code || String(current);
     if (!parts.includes(text)) parts.push(text);
@@ -131,7 +131,7 @@ export function createWebhookTransport(options: { mode: 'sandbox' | 'production'
       return { statusCode: response.statusCode, durationMs: elapsed(), responseExcerpt: excerpt, error: null };
     } catch (error) {
       const blocked = findBlocked(error);
-      return { statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: blocked ? blocked.message : describeError(error) };
+      return { statusCode: null, durationMs: elapsed(), responseExcerpt: null, error: blocked ? blocked.message : describeError(error, timeoutMs) };
     }
   }
 

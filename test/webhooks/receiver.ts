@@ -29,7 +29,8 @@ export async function startReceiver() {
       requests.push(received);
       const nth = (counts.get(path) ?? 0) + 1;
       counts.set(path, nth);
-      const answer = (responders.get(path) ?? (() => ({ status: 200, body: 'ok' })))(received, nth);
+      const responder: Responder = responders.get(path) ?? (() => ({ status: 200, body: 'ok' }));
+      const answer = responder(received, nth);
       if (answer === 'hang') {
         hanging.add(res);
         return;

@@ -1,5 +1,5 @@
 -- Webhook delivery (issue 4): registrations, signing secrets, one delivery row per (event, URL),
--- an attempt log, and the resend rate-limit windows.
+-- and an attempt log. (The resend rate limit uses the shared rate_limit_windows.)
 
 -- The exact JSON text `emit` was given: jsonb reorders keys, and receivers get the text as written.
 ALTER TABLE events ADD COLUMN body text;
@@ -69,10 +69,3 @@ CREATE TABLE webhook_logs (
 );
 CREATE INDEX webhook_logs_delivery ON webhook_logs (delivery_id) WHERE delivery_id IS NOT NULL;
 CREATE INDEX webhook_logs_account ON webhook_logs (account_id, id);
-
--- Fixed one-minute windows of the resend rate limit, per account, shared by every instance.
-CREATE TABLE webhook_resend_windows (
-  account_id bigint PRIMARY KEY REFERENCES accounts (id),
-  window_start timestamptz NOT NULL,
-  count integer NOT NULL
-);

@@ -63,18 +63,11 @@ export interface WebhookLogsTable {
   created_at: Timestamp;
 }
 
-export interface WebhookResendWindowsTable {
-  account_id: number;
-  window_start: Timestamp;
-  count: number;
-}
-
 export interface WebhookTables {
   webhook_secrets: WebhookSecretsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_logs: WebhookLogsTable;
-  webhook_resend_windows: WebhookResendWindowsTable;
 }
 
 export type WebhookRow = Selectable<WebhooksTable>;

@@ -27,9 +27,4 @@ export const webhookErrors = {
     message: 'Webhook registration not found.',
     userMessage: 'Cadastro de webhook não encontrado.',
   },
-  WEBHOOK_RESEND_RATE_LIMITED: {
-    status: 429,
-    message: 'Too many webhook resends: at most 60 a minute per account. Retry after the Retry-After header.',
-    userMessage: 'Muitas solicitações de reenvio de webhook. Aguarde um minuto e tente novamente.',
-  },
 } satisfies Record<string, ErrorSpec>;

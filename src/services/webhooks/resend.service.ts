@@ -9,7 +9,6 @@ import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
 import { deliveryHeaders } from '../../webhooks/relay.ts';
 import type { WebhookTransport } from '../../webhooks/transport.ts';
 import { checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
-import { takeResendSlot, type RateLimitState } from './resend-rate-limit.ts';
 
 export interface ResendResult {
   message: string;
@@ -26,10 +25,6 @@ export interface ResendResult {
  */
 export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock; signingClock: Clock; transport: WebhookTransport; mode: Mode }) {
   const { db, clock } = deps;
-
-  async function takeSlot(accountId: number): Promise<RateLimitState> {
-    return takeResendSlot(db, accountId, clock.now());
-  }
 
   async function resend(accountId: number, identifier: string, input: { url?: string | undefined } = {}): Promise<ResendResult> {
     let oneOffUrl: string | undefined;
@@ -93,7 +88,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     };
   }
 
-  return { takeSlot, resend };
+  return { resend };
 }
 
 export type WebhookResendService = ReturnType<typeof createWebhookResendService>;

@@ -2,6 +2,9 @@ import type { RouteModule } from '../../app-types.ts';
 import { createCashInRoute } from './create-cash-in.route.ts';
 import { createTokenRoute } from './create-token.route.ts';
 import { getBalanceRoute } from './get-balance.route.ts';
+import { listWebhooksRoute } from './list-webhooks.route.ts';
+import { registerWebhookRoute } from './register-webhook.route.ts';
+import { resendWebhookRoute } from './resend-webhook.route.ts';
 
 /** The public family (`/api/...`): errors in the full envelope. */
-export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute];
+export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute];
