@@ -1,5 +1,6 @@
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
+import { hasError, parsePix } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode/parse.ts';
 import { cnpj, cpf } from '../factories.ts';
@@ -52,6 +53,11 @@ describe('POST /api/pix/cash-in', () => {
     if (!parsed.ok) return;
     expect(parsed.code).toMatchObject({ amount: 2550, merchantName: 'LOJA DA BARBARA', merchantCity: 'SAO PAULO' });
     expect(JSON.stringify(parsed.code)).toMatch(new RegExp(`${h.c.config.publicHost}/qr/v2/[0-9a-f]{32}`));
+    // An independent library reads the service's code the same way.
+    const theirs = parsePix(created.pixCode);
+    if (hasError(theirs)) throw new Error(`pix-utils: ${theirs.message}`);
+    expect(theirs).toMatchObject({ type: 'DYNAMIC', merchantName: 'LOJA DA BARBARA', merchantCity: 'SAO PAULO' });
+    expect((theirs as { url: string }).url).toMatch(new RegExp(`^${h.c.config.publicHost}/qr/v2/[0-9a-f]{32}$`));
     const tx = await txRow(created.transactionId);
     expect(tx).toMatchObject({ kind: 'PAYMENT', status: 'PENDING', origin: 'cash_in', original_amount: 2550 });
   });
