@@ -72,7 +72,8 @@ export interface TransactionsTable {
   error_code: string | null;
   error_message: string | null;
   counterpart: Json<Counterpart | null>;
-  metadata: Generated<Json<Record<string, unknown>>>;
+  // Generated<Json<...>> would nest two ColumnTypes and refuse the JSON text on insert.
+  metadata: ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
   parent_id: number | null;
   scenario: string | null;
   created_at: Timestamp;

@@ -1,4 +1,6 @@
 import type { RouteModule } from '../../app-types.ts';
+import { createRefundInRoute } from './create-refund-in.route.ts';
+import { listMedRoute } from './list-med.route.ts';
 import { createCashInRoute } from './create-cash-in.route.ts';
 import { createTokenRoute } from './create-token.route.ts';
 import { getBalanceRoute } from './get-balance.route.ts';
@@ -7,4 +9,4 @@ import { registerWebhookRoute } from './register-webhook.route.ts';
 import { resendWebhookRoute } from './resend-webhook.route.ts';
 
 /** The public family (`/api/...`): errors in the full envelope. */
-export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute];
+export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute, createRefundInRoute, listMedRoute];

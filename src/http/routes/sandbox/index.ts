@@ -1,7 +1,9 @@
 import type { RouteModule } from '../../app-types.ts';
+import { openMedRoute } from './open-med.route.ts';
+import { transitionMedRoute } from './transition-med.route.ts';
 import { payChargeRoute } from './pay-charge.route.ts';
 import { advanceClockRoute } from './advance-clock.route.ts';
 import { createDepositRoute } from './create-deposit.route.ts';
 
 /** Routes that drive the simulated rest of the network; registered only in sandbox mode. */
-export const sandboxRoutes: RouteModule[] = [createDepositRoute, advanceClockRoute, payChargeRoute];
+export const sandboxRoutes: RouteModule[] = [createDepositRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute];
