@@ -15,11 +15,17 @@ import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
+import { createPayoutsModule } from './services/payouts/payouts.module.ts';
+import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createChargeLocations } from './services/charges/charge-location.ts';
 import { createChargePayments, type SplitsAfterPayment } from './services/charges/charge-payment.ts';
 import { createChargeService } from './services/charges/charge.service.ts';
-import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
+import { createChargeSplits } from './services/charges/charge-splits.ts';
 import { createOutbox } from './webhooks/outbox.ts';
+import { createRefundService } from './services/refunds/refund.service.ts';
+import { registerRefundHooks } from './services/refunds/refund-settlement.ts';
+import { createMedService } from './services/med/med.service.ts';
+import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
 import { createRelay } from './webhooks/relay.ts';
@@ -62,12 +68,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const tokens = createTokenService({ clock, keys: signingKeys });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
   const deposits = createDepositService({ db, clock, ledger, outbox });
-  const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
-  // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
-  // whose clock was advanced.
-  const webhookRelay = createRelay({ db, clock, signingClock: systemClock, transport: webhookTransport, logger });
-  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
   const charges = createChargeService({ db, clock, config, scheduler });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
   // Split payouts go through the payouts feature's settlement, built below once it exists.
@@ -76,6 +76,25 @@ export async function createContainer(config: Config, options: ContainerOptions 
     db, clock, config, ledger, outbox, scheduler,
     splits: { afterPayment: (trx, charge, tx) => (chargeSplits ? chargeSplits.afterPayment(trx, charge, tx) : Promise.resolve()) },
   });
+  // Payouts: the PIX network port (sandbox adapter), the one settlement job of every outgoing debit
+  // (`payouts.settlement`: registerHook/start/finishNow), cash-out by key and QR code, /dict/pix.
+  const payouts = createPayoutsModule({
+    config, db, clock, ledger, outbox, scheduler, logger,
+    onUsCharges: () => chargePayments as OnUsCharges,
+  });
+  // Refunds (refund-in, devolucao) settle through the payouts settlement job; MED feeds the same model.
+  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement: payouts.settlement });
+  registerRefundHooks(payouts.settlement, outbox);
+  chargeSplits = createChargeSplits({ db, clock, config, ledger, outbox, scheduler, settlement: payouts.settlement, creditOnUs: payouts.creditOnUs, logger });
+  const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
+  /** Fixed-window rate limits kept in the database (shared by every instance). */
+  const rateLimiter = createRateLimiter({ db, clock });
+  const webhookTransport = createWebhookTransport({ mode: config.mode });
+  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
+  // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
+  // whose clock was advanced.
+  const webhookRelay = createRelay({ db, clock, signingClock: systemClock, transport: webhookTransport, logger });
+  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     scheduler,
     // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
@@ -101,14 +120,25 @@ export async function createContainer(config: Config, options: ContainerOptions 
     tokens,
     tokenGrants,
     deposits,
+    payouts,
+    /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */
+    settlement: payouts.settlement,
+    /** The account's transactions: list and poll (any feature may read through it). */
+    transactions: payouts.transactions,
+    /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
+    idempotency: payouts.idempotency,
+    refunds,
+    /** MED: also the `InfractionSink` a provider adapter feeds (`meds.sink`). */
+    meds,
+    rateLimiter,
+    webhooks,
+    webhookRelay,
+    webhookResend,
     charges,
     chargePayments,
     chargeLocations,
     /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
     onUsCharges: chargePayments as OnUsCharges,
-    webhooks,
-    webhookRelay,
-    webhookResend,
     /** Verifies account access tokens (the authentication feature provides it). */
     accountTokens: createBearerAuthenticator({ db, tokens }) as AccountTokenAuthenticator,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */

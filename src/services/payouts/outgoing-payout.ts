@@ -37,6 +37,8 @@ export interface PayoutRequest {
   scenario: string | null;
   metadata?: Record<string, unknown>;
   destination: Destination;
+  /** Runs last in the payout's transaction (e.g. storing the idempotent answer). */
+  onCreated?: (trx: Trx<DB>, tx: TransactionRow) => Promise<void>;
   /** The codes this route answers (they differ between the families). */
   codes: {
     duplicate: ErrorCode;
@@ -154,11 +156,11 @@ export function createOutgoingPayouts(deps: {
       const held = await deps.ledger.holdOne(trx, { accountId: account.id, amount: finalAmount, transactionId: tx.id, reason: 'hold' });
       if (!held.ok) throw new DomainError(req.codes.insufficient);
 
-      if (req.destination.kind === 'network') {
-        await deps.settlement.start(trx, tx, req.destination.target);
-        return tx;
-      }
-      return settleOnUs(trx, account, tx, req);
+      let result = tx;
+      if (req.destination.kind === 'network') await deps.settlement.start(trx, tx, req.destination.target);
+      else result = await settleOnUs(trx, account, tx, req);
+      await req.onCreated?.(trx, result);
+      return result;
     });
   }
 

@@ -11,7 +11,13 @@ import { bankByIspb } from '../../network/sandbox/banks.ts';
 import { productionScenarioReader, sandboxScenarioReader } from '../../network/scenario-header.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { createSettlement } from '../settlement/settlement.service.ts';
+import { createIdempotency } from '../idempotency/idempotency.service.ts';
+import { createTransactionsService } from '../transactions/transactions.service.ts';
+import { createCashOutQrCodeService } from './cash-out-qrcode.service.ts';
 import { createCashOutService } from './cash-out.service.ts';
+import { createDictTransferService } from './dict-transfer.service.ts';
+import { createPayoutRefundService } from './payout-refund.service.ts';
+import { createSandboxDictKeys } from './sandbox-dict-keys.service.ts';
 import { createOnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 import { createOutgoingPayouts } from './outgoing-payout.ts';
@@ -53,7 +59,27 @@ export function createPayoutsModule(deps: {
     institutionIspb: config.institutionIspb,
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });
-  return { network, scenarios, institution, settlement, creditOnUs, payouts, cashOut };
+  const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });
+  const idempotency = createIdempotency({ db, clock });
+  const dictTransfers = createDictTransferService({ db, clock, network, payouts, idempotency, institution });
+  const refunds = createPayoutRefundService({ db, clock, ledger, outbox, institutionIspb: config.institutionIspb });
+  const dictKeys = createSandboxDictKeys({ db, clock });
+  const transactions = createTransactionsService({ db, clock });
+  return {
+    network,
+    scenarios,
+    institution,
+    settlement,
+    creditOnUs,
+    payouts,
+    cashOut,
+    cashOutQrCode,
+    idempotency,
+    dictTransfers,
+    refunds,
+    dictKeys,
+    transactions,
+  };
 }
 
 export type PayoutsModule = ReturnType<typeof createPayoutsModule>;

@@ -2,6 +2,10 @@ import type { RouteModule } from '../../app-types.ts';
 import { createRefundInRoute } from './create-refund-in.route.ts';
 import { listMedRoute } from './list-med.route.ts';
 import { createCashInRoute } from './create-cash-in.route.ts';
+import { createCashOutRoute } from './create-cash-out.route.ts';
+import { createCashOutQrCodeRoute } from './create-cash-out-qrcode.route.ts';
+import { getTransactionRoute } from './get-transaction.route.ts';
+import { listTransactionsRoute } from './list-transactions.route.ts';
 import { createTokenRoute } from './create-token.route.ts';
 import { getBalanceRoute } from './get-balance.route.ts';
 import { listWebhooksRoute } from './list-webhooks.route.ts';
@@ -9,4 +13,4 @@ import { registerWebhookRoute } from './register-webhook.route.ts';
 import { resendWebhookRoute } from './resend-webhook.route.ts';
 
 /** The public family (`/api/...`): errors in the full envelope. */
-export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute, createRefundInRoute, listMedRoute];
+export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute, createCashOutRoute, createCashOutQrCodeRoute, listTransactionsRoute, getTransactionRoute, createRefundInRoute, listMedRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute];

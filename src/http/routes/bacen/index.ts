@@ -1,4 +1,6 @@
 import type { RouteModule } from '../../app-types.ts';
+import { createDictTransferRoute } from './create-dict-transfer.route.ts';
+import { getDictTransferRoute } from './get-dict-transfer.route.ts';
 import { getDevolucaoRoute } from './get-devolucao.route.ts';
 import { putDevolucaoRoute } from './put-devolucao.route.ts';
 import { getCobRoute } from './get-cob.route.ts';
@@ -7,4 +9,4 @@ import { putCobRoute } from './put-cob.route.ts';
 import { getBalancesRoute } from './get-balances.route.ts';
 
 /** The central-bank-compatible family: errors in the short form. */
-export const bacenRoutes: RouteModule[] = [getBalancesRoute, putCobRoute, getCobRoute, patchCobRoute, putDevolucaoRoute, getDevolucaoRoute];
+export const bacenRoutes: RouteModule[] = [getBalancesRoute, createDictTransferRoute, getDictTransferRoute, putCobRoute, getCobRoute, patchCobRoute, putDevolucaoRoute, getDevolucaoRoute];

@@ -1,4 +1,6 @@
 import type { RouteModule } from '../../app-types.ts';
+import { refundPayoutRoute } from './refund-payout.route.ts';
+import { registerDictKeyRoute } from './register-dict-key.route.ts';
 import { openMedRoute } from './open-med.route.ts';
 import { transitionMedRoute } from './transition-med.route.ts';
 import { payChargeRoute } from './pay-charge.route.ts';
@@ -6,4 +8,4 @@ import { advanceClockRoute } from './advance-clock.route.ts';
 import { createDepositRoute } from './create-deposit.route.ts';
 
 /** Routes that drive the simulated rest of the network; registered only in sandbox mode. */
-export const sandboxRoutes: RouteModule[] = [createDepositRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute];
+export const sandboxRoutes: RouteModule[] = [createDepositRoute, refundPayoutRoute, registerDictKeyRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute];

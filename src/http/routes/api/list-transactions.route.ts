@@ -1,0 +1,95 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
+import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
+import type { RouteModule } from '../../app-types.ts';
+import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+
+const STATUS_LABEL = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' } as const;
+const OPERATION_LABEL = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' } as const;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+const TransactionItem = Type.Object({
+  transactionId: Type.String(),
+  externalId: Nullable(Type.String()),
+  status: Type.String({ description: 'Pendente, Confirmado or Error' }),
+  operationType: Type.String({ description: 'Pix in, Pix out, Refund in or Refund out' }),
+  movementType: Type.String({ description: 'CREDIT or DEBIT' }),
+  originalAmount: Type.Number(),
+  feeAmount: Type.Number(),
+  finalAmount: Type.Number(),
+  endToEndId: Nullable(Type.String()),
+  createdAt: Type.String(),
+  processedAt: Nullable(Type.String()),
+  counterpart: Type.Object({
+    name: Nullable(Type.String()),
+    document: Nullable(Type.String({ description: 'masked' })),
+    bank: Type.Object({
+      bankISPB: Nullable(Type.String()),
+      bankName: Nullable(Type.String()),
+      bankCode: Nullable(Type.String()),
+      accountBranch: Nullable(Type.String()),
+      accountNumber: Nullable(Type.String()),
+    }),
+  }),
+});
+
+const ListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')])),
+  type: Type.Optional(Type.Union([Type.Literal('PAYMENT'), Type.Literal('WITHDRAW'), Type.Literal('REFUND_IN'), Type.Literal('REFUND_OUT')])),
+  startDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', description: 'UTC date, inclusive; default 31 days before endDate' })),
+  endDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', description: 'UTC date, inclusive; default today' })),
+  externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+
+export function transactionItem(tx: TransactionRow): Static<typeof TransactionItem> {
+  return {
+    transactionId: tx.transaction_id,
+    externalId: tx.external_id,
+    status: STATUS_LABEL[tx.status],
+    operationType: OPERATION_LABEL[tx.kind],
+    movementType: movementOf(tx.kind),
+    originalAmount: toBrlNumber(tx.original_amount as Cents),
+    feeAmount: toBrlNumber(tx.fee_amount as Cents),
+    finalAmount: toBrlNumber(tx.final_amount as Cents),
+    endToEndId: tx.end_to_end_id,
+    createdAt: tx.created_at.toISOString(),
+    processedAt: tx.processed_at?.toISOString() ?? null,
+    counterpart: publicCounterpart(tx.counterpart as never),
+  };
+}
+
+export const listTransactionsRoute: RouteModule = (app, c) =>
+  app.get(
+    '/api/transactions',
+    {
+      onRequest: requireAccount(c, 'pix:read'),
+      schema: {
+        tags: ['transactions'],
+        summary: "The account's transactions, newest first (UTC dates, both ends inclusive, at most 31 days)",
+        security: [{ bearer: [] }],
+        querystring: ListQuery,
+        response: {
+          200: Type.Object({
+            data: Type.Array(TransactionItem),
+            metadata: Type.Object({
+              page: Type.Number(),
+              size: Type.Number(),
+              total: Type.Number(),
+              totalPages: Type.Number(),
+              hasNext: Type.Boolean(),
+              hasPrevious: Type.Boolean(),
+            }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { rows, metadata } = await c.transactions.list(accountIdOf(request), request.query);
+      return { data: rows.map(transactionItem), metadata };
+    },
+  );

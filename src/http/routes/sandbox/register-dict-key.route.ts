@@ -1,0 +1,45 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { hasAdminToken } from '../../plugins/admin-auth.ts';
+import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
+
+const KeyTypes = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP', 'DOCUMENT', 'RANDOM'] as const;
+
+export const registerDictKeyRoute: RouteModule = (app, c) =>
+  app.post(
+    '/sandbox/dict/keys',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Register a key in the simulated key directory (a holder at another bank)',
+        body: Type.Object({
+          accountId: Type.Optional(Type.Integer({ minimum: 1, description: 'with the admin token (not needed otherwise)' })),
+          key: Type.String({ minLength: 1, maxLength: 77 }),
+          keyType: Type.Union(KeyTypes.map((k) => Type.Literal(k))),
+          name: Type.String({ minLength: 1, maxLength: 100 }),
+          document: Type.String({ minLength: 11, maxLength: 14 }),
+          ispb: Type.String({ pattern: '^[0-9]{8}$' }),
+          branch: Type.Optional(Type.String({ maxLength: 10 })),
+          account: Type.Optional(Type.String({ maxLength: 20 })),
+        }),
+        response: {
+          201: Type.Object({
+            key: Type.String(),
+            keyType: Type.String(),
+            name: Type.String(),
+            document: Type.String(),
+            ispb: Type.String(),
+            bankName: Type.String(),
+            branch: Type.Union([Type.String(), Type.Null()]),
+            account: Type.Union([Type.String(), Type.Null()]),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      // The directory is the whole simulated network's: any sandbox caller may register a holder.
+      if (!hasAdminToken(request, c.config.adminToken)) await sandboxAccountId(request, c, undefined);
+      const { accountId: _ignored, ...input } = request.body;
+      return reply.code(201).send(await c.payouts.dictKeys.register(input));
+    },
+  );

@@ -1,0 +1,85 @@
+import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError } from '../../domain/errors/domain-error.ts';
+import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
+import { toBrlNumber, type Cents } from '../../domain/money.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { Counterpart, DB } from '../../db/schema.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import type { Outbox } from '../../webhooks/outbox.ts';
+import { publicCounterpart, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+
+/**
+ * The receiving bank returns part or all of a confirmed payout (sandbox): a CONFIRMED "Refund out"
+ * (REFUND_OUT, CREDIT) credited to the account, with its `refund_out` event. The payout's
+ * `refunded_amount` grows in one conditional update, so refunds never add up to more than it paid.
+ */
+export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; institutionIspb: string }) {
+  async function refund(accountId: number, identifier: string, amount: Cents): Promise<TransactionRow> {
+    return deps.db.transaction().execute(async (trx) => {
+      const payout = await transactionsRepo.findForAccount(trx, accountId, identifier);
+      if (!payout || payout.kind !== 'WITHDRAW') throw new DomainError('NOT_FOUND', undefined, 'Payout not found');
+      const updated = await trx
+        .updateTable('transactions')
+        .set({ refunded_amount: sql`refunded_amount + ${amount}`, updated_at: deps.clock.now() })
+        .where('id', '=', payout.id)
+        .where('status', '=', 'CONFIRMED')
+        .where(sql<boolean>`refunded_amount + ${amount} <= original_amount`)
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) {
+        if (payout.status !== 'CONFIRMED') throw new DomainError('PAYOUT_NOT_REFUNDABLE', { status: payout.status });
+        throw new DomainError('PAYOUT_REFUND_EXCEEDS_PAYOUT', {
+          remainingAmountForRefund: toBrlNumber((payout.original_amount - payout.refunded_amount) as Cents),
+        });
+      }
+      const now = deps.clock.now();
+      const counterpart = payout.counterpart as Counterpart | null;
+      const refundTx = await transactionsRepo.insert(trx, {
+        transaction_id: newUuidV4(),
+        account_id: accountId,
+        kind: 'REFUND_OUT',
+        status: 'CONFIRMED',
+        origin: 'payout_refund',
+        family: payout.family,
+        external_id: null,
+        original_amount: amount,
+        fee_amount: 0,
+        final_amount: amount,
+        end_to_end_id: endToEndId('D', counterpart?.bank?.bankISPB ?? deps.institutionIspb, now),
+        pix_key: payout.pix_key,
+        description: null,
+        error_code: null,
+        error_message: null,
+        counterpart: JSON.stringify(counterpart),
+        parent_id: payout.id,
+        scenario: null,
+        created_at: now,
+        processed_at: now,
+        updated_at: now,
+      });
+      const credited = await deps.ledger.creditOne(trx, { accountId, amount, transactionId: refundTx.id, reason: 'payout_refund' });
+      if (!credited.ok) throw new Error(`payout refund credit: ${credited.error}`);
+      const remaining = (updated.original_amount - updated.refunded_amount) as Cents;
+      await deps.outbox.emit(trx, {
+        accountId,
+        type: 'refund_out',
+        transactionId: refundTx.id,
+        payload: transactionEvent('CashOutReversal', refundTx, {
+          parentTransaction: {
+            transactionId: updated.transaction_id,
+            externalId: updated.external_id,
+            endToEndId: updated.end_to_end_id,
+            processingDate: (updated.processed_at ?? updated.updated_at).toISOString(),
+            wasTotalRefunded: remaining === 0,
+            remainingAmountForRefund: toBrlNumber(remaining),
+            metadata: (updated.metadata as Record<string, unknown>) ?? {},
+            counterpart: publicCounterpart(counterpart),
+          },
+        }),
+      });
+      return refundTx;
+    });
+  }
+  return { refund };
+}

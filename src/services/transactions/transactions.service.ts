@@ -1,0 +1,87 @@
+import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { DB, TransactionKind, TransactionStatus } from '../../db/schema.ts';
+
+export interface TransactionFilter {
+  page?: number;
+  size?: number;
+  status?: TransactionStatus;
+  type?: TransactionKind;
+  /** 'YYYY-MM-DD' (UTC); a date-time is taken for its UTC date. */
+  startDate?: string;
+  endDate?: string;
+  externalId?: string;
+  endToEndId?: string;
+}
+
+const DAY_MS = 86_400_000;
+const MAX_INTERVAL_DAYS = 31;
+
+/** A UTC calendar date from 'YYYY-MM-DD' or an ISO date-time; undefined when it is not one. */
+function utcDate(text: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T.*)?$/.exec(text);
+  if (!m) return undefined;
+  const d = text.length === 10 ? new Date(`${text}T00:00:00.000Z`) : new Date(text);
+  if (Number.isNaN(d.getTime())) return undefined;
+  const day = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  // Reject dates that roll over (2026-02-30).
+  if (text.length === 10 && day.toISOString().slice(0, 10) !== text) return undefined;
+  return day;
+}
+
+/**
+ * The account's transactions (GET /api/transactions): UTC dates, both ends inclusive, newest first,
+ * at most 31 days per query; and one transaction by any public identifier (the poll route).
+ */
+export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }) {
+  async function list(accountId: number, f: TransactionFilter) {
+    const page = f.page ?? 1;
+    const size = f.size ?? 20;
+    const today = utcDate(deps.clock.now().toISOString())!;
+    const problems: string[] = [];
+    const end = f.endDate !== undefined ? utcDate(f.endDate) : today;
+    if (!end) problems.push('endDate must be an ISO 8601 date (YYYY-MM-DD)');
+    const start = f.startDate !== undefined ? utcDate(f.startDate) : end && new Date(end.getTime() - MAX_INTERVAL_DAYS * DAY_MS);
+    if (!start) problems.push('startDate must be an ISO 8601 date (YYYY-MM-DD)');
+    if (problems.length > 0) throw new ValidationError(problems);
+    if (start!.getTime() > end!.getTime()) throw new ValidationError(['startDate must not be after endDate']);
+    if (end!.getTime() - start!.getTime() > MAX_INTERVAL_DAYS * DAY_MS) {
+      throw new ValidationError([`the interval between startDate and endDate must be at most ${MAX_INTERVAL_DAYS} days`]);
+    }
+    const from = start!;
+    const until = new Date(end!.getTime() + DAY_MS);
+
+    const base = deps.db
+      .selectFrom('transactions')
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', until)
+      .$if(f.status !== undefined, (q) => q.where('status', '=', f.status!))
+      .$if(f.type !== undefined, (q) => q.where('kind', '=', f.type!))
+      .$if(f.externalId !== undefined, (q) => q.where('external_id', '=', f.externalId!))
+      .$if(f.endToEndId !== undefined, (q) => q.where('end_to_end_id', '=', f.endToEndId!));
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
+      base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+    ]);
+    const total = Number(count.total);
+    const totalPages = Math.ceil(total / size);
+    return {
+      rows,
+      metadata: { page, size, total, totalPages, hasNext: page < totalPages, hasPrevious: page > 1 },
+    };
+  }
+
+  /** One of the account's transactions by numeric id, transactionId or externalId; foreign ones are not found. */
+  async function get(accountId: number, identifier: string): Promise<TransactionRow> {
+    const tx = await transactionsRepo.findForAccount(deps.db, accountId, identifier, { externalId: true });
+    if (!tx) throw new DomainError('NOT_FOUND', undefined, 'Transaction not found');
+    return tx;
+  }
+
+  return { list, get };
+}
+
+export type TransactionsService = ReturnType<typeof createTransactionsService>;
