@@ -107,6 +107,32 @@ describe('cash-in splits', () => {
     expect((await payoutsOf(created.transactionId)).map((p) => [p.original_amount, p.status])).toEqual([[500, 'CONFIRMED']]);
   });
 
+  it('follows the split frequency the operator sets (HOURLY: at the next full hour)', async () => {
+    const other = await h.createAccount({ name: 'Hourly Shop' });
+    const otherToken = await h.tokenFor(other.id);
+    const set = await h.admin('PATCH', `/admin/accounts/${other.id}/split-frequency`, { frequency: 'HOURLY' });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ frequency: 'HOURLY' });
+    expect((await h.admin('GET', `/admin/accounts/${other.id}`)).json().splitFrequency).toBe('HOURLY');
+    expect((await h.admin('PATCH', `/admin/accounts/${other.id}/split-frequency`, { frequency: 'WEEKLY' })).statusCode).toBe(400);
+    const created = (
+      await h.api(
+        'POST',
+        '/api/pix/cash-in',
+        otherToken,
+        { transaction: { value: 20, description: 'Venda', externalId: 'hourly-1' }, payer: { fullName: 'Cliente', document: cpf(1) }, splits: [external(4, { value: 2 })] },
+        { 'x-sandbox-scenario': 'pending' },
+      )
+    ).json();
+    await h.api('POST', `/sandbox/charges/${created.transactionId}/pay`, otherToken, {});
+    await h.runJobs();
+    expect(await payoutsOf(created.transactionId)).toEqual([]);
+    const now = h.c.clock.now();
+    const nextHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000 + 3_600_000;
+    await h.advance((nextHour - now.getTime()) / 1000);
+    expect((await payoutsOf(created.transactionId)).map((p) => p.original_amount)).toEqual([200]);
+  });
+
   it('property: shares plus what stays equal the credited amount, and no share is negative', async () => {
     token = await h.tokenFor(account.id); // the clock moved past the first token's lifetime
     await fc.assert(

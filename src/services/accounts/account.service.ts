@@ -68,7 +68,12 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
     return updated!;
   }
 
-  return { create, get, setLimits, setFees, demo: () => accountsRepo.demo(db) };
+  async function setSplitFrequency(id: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): Promise<AccountRow> {
+    await get(id);
+    return (await accountsRepo.update(db, id, { split_frequency: frequency, updated_at: clock.now() }))!;
+  }
+
+  return { create, get, setLimits, setFees, setSplitFrequency, demo: () => accountsRepo.demo(db) };
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -10,6 +10,7 @@ import { registerCertificateRoute } from './register-certificate.route.ts';
 import { revokeCertificateRoute } from './revoke-certificate.route.ts';
 import { updateFeesRoute } from './update-fees.route.ts';
 import { updateLimitsRoute } from './update-limits.route.ts';
+import { updateSplitFrequencyRoute } from './update-split-frequency.route.ts';
 
 /** Operator routes (decisions section 2); every one needs the admin token. */
 export const adminRoutes: RouteModule[] = [
@@ -20,6 +21,7 @@ export const adminRoutes: RouteModule[] = [
   createCredentialsRoute,
   updateLimitsRoute,
   updateFeesRoute,
+  updateSplitFrequencyRoute,
   registerAccountWebhookRoute,
   listAccountWebhooksRoute,
   deleteWebhookRoute,

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import type { RouteModule } from '../../app-types.ts';
+import { NumericId } from '../../schemas/common.ts';
+
+const Frequency = Type.Union([Type.Literal('IMMEDIATE'), Type.Literal('HOURLY'), Type.Literal('DAILY')], {
+  description: 'when non-immediate split shares are paid: at once, at the next full hour, or daily at 00:00 America/Sao_Paulo',
+});
+
+export const updateSplitFrequencyRoute: RouteModule = (app, c) =>
+  app.patch(
+    '/admin/accounts/:id/split-frequency',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Set when the account's non-immediate split shares are paid",
+        params: Type.Object({ id: NumericId }),
+        body: Type.Object({ frequency: Frequency }),
+        response: { 200: Type.Object({ frequency: Frequency }) },
+      },
+    },
+    async (request) => {
+      const account = await c.accounts.setSplitFrequency(Number(request.params.id), request.body.frequency);
+      return { frequency: account.split_frequency as 'IMMEDIATE' | 'HOURLY' | 'DAILY' };
+    },
+  );
