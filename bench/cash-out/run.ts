@@ -1,0 +1,190 @@
+/**
+ * Cash-out benchmark (`npm run bench:cash-out`): the service in-process, listening on a port, and N
+ * HTTP clients (keep-alive) firing POST /api/pix/cash-out for a fixed time; settlement jobs run in
+ * the background as in production. Two loads: across many accounts, and on one hot account.
+ * Runs on embedded PGlite, and on PostgreSQL too when TEST_DATABASE_URL or DATABASE_URL is set
+ * (private schema, dropped afterwards). Prints req/s, p50/p99 latency and peak RSS, then checks
+ * the invariants (postings equal balances, no negative balance, each externalId once, every 201
+ * stored) and exits non-zero if one breaks.
+ * Env: BENCH_SECONDS (default 10), BENCH_CLIENTS (default 16), BENCH_ACCOUNTS (default 64),
+ * BENCH_DB (pglite | postgres | both; default both when a URL is set).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import pino from 'pino';
+import { Pool } from 'undici';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createContainer } from '../../src/container.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { systemClock } from '../../src/domain/clock.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
+import { cnpj, cpf } from '../../test/factories.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 64);
+const PG_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+const DBS = (process.env.BENCH_DB ?? (PG_URL ? 'both' : 'pglite')) as 'pglite' | 'postgres' | 'both';
+const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
+
+let peakRss = 0;
+const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function startService(kind: 'pglite' | 'postgres') {
+  const schema = kind === 'postgres' ? `bench_${randomBytes(5).toString('hex')}` : undefined;
+  const database =
+    kind === 'postgres'
+      ? await openDatabase({ databaseUrl: PG_URL!, dataDir: 'memory://', schema, poolSize: 20 })
+      : await openDatabase({ dataDir: 'memory://' });
+  const config = loadConfig({ MODE: 'sandbox', ADMIN_TOKEN: ADMIN, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SANDBOX_SETTLEMENT_DELAY_MS: '200', PORT: '0' });
+  const c = await createContainer(config, { clock: systemClock, database, logger: pino({ level: 'silent' }) });
+  const app = await buildApp(c);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  c.start();
+  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const http = new Pool(origin, { connections: CLIENTS + 4, pipelining: 1 });
+  async function call(method: 'GET' | 'POST' | 'PATCH', path: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await http.request({
+      method,
+      path,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, json: text ? JSON.parse(text) : undefined };
+  }
+  async function close() {
+    await http.close();
+    await app.close();
+    await c.close();
+    if (schema) {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  }
+  return { c, call, close };
+}
+
+type Service = Awaited<ReturnType<typeof startService>>;
+
+async function makeAccounts(s: Service, n: number, funds: number) {
+  const out: Array<{ id: number; token: string }> = [];
+  for (let i = 0; i < n; i++) {
+    const acc = await s.call('POST', '/admin/accounts', ADMIN, { name: `Bench ${i}`, document: cnpj(1000 + i * 7 + Math.floor(Math.random() * 1e6)) });
+    const id = acc.json.id as number;
+    await s.call('PATCH', `/admin/accounts/${id}/limits`, ADMIN, { perTransaction: 1_000_000, daily: 999_999_999, nightly: 999_999_999 });
+    await s.call('POST', '/sandbox/deposits', ADMIN, { accountId: id, amount: funds });
+    const cert = await s.call('POST', `/admin/accounts/${id}/certificates`, ADMIN, {});
+    const creds = await s.call('POST', `/admin/accounts/${id}/credentials`, ADMIN, {});
+    const tok = await s.call('POST', '/api/auth/token', '', creds.json, { 'x-ssl-client-cert': encodeURIComponent(cert.json.certificatePem) });
+    out.push({ id, token: tok.json.access_token });
+  }
+  return out;
+}
+
+async function load(s: Service, label: string, accounts: Array<{ id: number; token: string }>) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const created: string[] = [];
+  const deadline = performance.now() + SECONDS * 1000;
+  let seq = 0;
+  const run = Math.random().toString(36).slice(2, 8);
+  async function client(k: number) {
+    while (performance.now() < deadline) {
+      const account = accounts[(k + seq) % accounts.length]!;
+      seq += 1;
+      const externalId = `${label}-${run}-${k}-${seq}`;
+      const t0 = performance.now();
+      const res = await s.call('POST', '/api/pix/cash-out', account.token, {
+        value: 0.01,
+        externalId,
+        details: { key: `bench${seq % 1000}@example.com`, keyType: 'EMAIL', name: 'Bench', document: cpf(seq % 100_000) },
+      });
+      latencies.push(performance.now() - t0);
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status === 201) created.push(externalId);
+      else if (statuses.get(res.status) === 1) console.error(`  first ${res.status}:`, JSON.stringify(res.json).slice(0, 300));
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, (_, k) => client(k)));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    label,
+    requests: latencies.length,
+    perSecond: Math.round(latencies.length / elapsed),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses: Object.fromEntries(statuses),
+    created,
+  };
+}
+
+async function invariants(s: Service, created: string[]): Promise<string[]> {
+  const db = s.c.db;
+  const broken: string[] = [];
+  const drift = await findLedgerDrift(db);
+  if (drift.length > 0) broken.push(`ledger drift on ${drift.length} accounts: ${JSON.stringify(drift.slice(0, 3))}`);
+  const negative = await db.selectFrom('accounts').select('id').where((e) => e.or([e('available', '<', 0), e('blocked', '<', 0)])).execute();
+  if (negative.length > 0) broken.push(`negative balances on accounts ${negative.map((r) => r.id).join(',')}`);
+  const dup = await db
+    .selectFrom('transactions')
+    .select(['account_id', 'external_id'])
+    .where('external_id', 'is not', null)
+    .groupBy(['account_id', 'external_id'])
+    .having((e) => e.fn.countAll(), '>', 1)
+    .execute();
+  if (dup.length > 0) broken.push(`${dup.length} externalIds stored more than once`);
+  const stored = await db.selectFrom('transactions').select((e) => e.fn.countAll().as('n')).where('kind', '=', 'WITHDRAW').executeTakeFirstOrThrow();
+  if (Number(stored.n) !== created.length) broken.push(`${created.length} cash-outs answered 201 but ${stored.n} are stored`);
+  return broken;
+}
+
+async function bench(kind: 'pglite' | 'postgres') {
+  const s = await startService(kind);
+  const results = [];
+  let broken: string[] = [];
+  try {
+    const many = await makeAccounts(s, kind === 'pglite' ? Math.min(ACCOUNTS, 16) : ACCOUNTS, 1_000_000);
+    const spread = await load(s, 'accounts', many);
+    const [hot] = await makeAccounts(s, 1, 1_000_000);
+    const hotRun = await load(s, 'hot', [hot!]);
+    results.push(spread, hotRun);
+    // Let the settlements due by now run, then check the books.
+    await new Promise((r) => setTimeout(r, 500));
+    await s.c.scheduler.runDue();
+    broken = await invariants(s, [...spread.created, ...hotRun.created]);
+    const pending = await s.c.db.selectFrom('transactions').select((e) => e.fn.countAll().as('n')).where('status', '=', 'PENDING').executeTakeFirstOrThrow();
+    console.log(`\n${kind} (${CLIENTS} clients, ${SECONDS}s per load; settlement jobs running alongside; ${pending.n} still PENDING at the end)`);
+    for (const r of results) {
+      console.log(
+        `  ${r.label.padEnd(9)} ${String(r.perSecond).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   ${r.requests} requests ${JSON.stringify(r.statuses)}`,
+      );
+    }
+    console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB`);
+    console.log(broken.length === 0 ? '  invariants: OK' : `  INVARIANTS BROKEN:\n    ${broken.join('\n    ')}`);
+  } finally {
+    await s.close();
+  }
+  return broken;
+}
+
+const kinds: Array<'pglite' | 'postgres'> = DBS === 'both' ? ['pglite', 'postgres'] : [DBS];
+if (kinds.includes('postgres') && !PG_URL) {
+  console.error('BENCH_DB=postgres needs TEST_DATABASE_URL or DATABASE_URL');
+  process.exit(2);
+}
+let failures = 0;
+for (const kind of kinds) failures += (await bench(kind)).length;
+clearInterval(rssTimer);
+process.exit(failures > 0 ? 1 : 0);
