@@ -9,6 +9,7 @@ import type { PixNetwork } from '../../network/pix-network.ts';
 import { createSandboxNetwork } from '../../network/sandbox/sandbox-network.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
 import { productionScenarioReader, sandboxScenarioReader } from '../../network/scenario-header.ts';
+import { unconfiguredNetwork } from '../../network/unconfigured-network.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { createSettlement } from '../settlement/settlement.service.ts';
 import { createIdempotency } from '../idempotency/idempotency.service.ts';
@@ -24,8 +25,8 @@ import { createOutgoingPayouts } from './outgoing-payout.ts';
 import { registerPayoutHooks } from './payout-events.ts';
 
 /**
- * Wires the payouts feature: the network adapter (the sandbox simulator is the only one this
- * service ships; production has no real provider yet), the settlement job, and the payout services.
+ * Wires the payouts feature: the network adapter (the sandbox simulator in sandbox mode; production
+ * has no real provider in this codebase, so off-us payments answer PROVIDER_UNAVAILABLE there), the settlement job, and the payout services.
  */
 export function createPayoutsModule(deps: {
   config: Config;
@@ -38,12 +39,10 @@ export function createPayoutsModule(deps: {
   onUsCharges: () => OnUsCharges | undefined;
 }) {
   const { config, db, clock, ledger, outbox, scheduler, logger } = deps;
-  const network: PixNetwork = createSandboxNetwork({
-    db,
-    clock,
-    settlementDelayMs: config.sandboxSettlementDelayMs,
-    institutionIspb: config.institutionIspb,
-  });
+  const network: PixNetwork =
+    config.mode === 'sandbox'
+      ? createSandboxNetwork({ db, clock, settlementDelayMs: config.sandboxSettlementDelayMs, institutionIspb: config.institutionIspb })
+      : unconfiguredNetwork;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
   const settlement = createSettlement({ db, clock, ledger, scheduler, network, logger });
