@@ -46,6 +46,8 @@ export interface RelayOptions {
   pollMs?: number;
   /** How long a claim holds; longer than the attempt timeout, so a live relay never loses one. */
   leaseMs?: number;
+  /** How long a finished attempt may wait for others to share its result-writing transaction. */
+  flushDelayMs?: number;
   random?: () => number;
 }
 
@@ -62,6 +64,7 @@ export function createRelay(options: RelayOptions) {
   const maxInFlight = options.maxInFlight ?? 512;
   const pollMs = options.pollMs ?? 100;
   const leaseMs = options.leaseMs ?? 60_000;
+  const flushDelayMs = options.flushDelayMs ?? 10;
   const random = options.random ?? Math.random;
 
   async function claim(limit = batchSize): Promise<ClaimedDelivery[]> {
@@ -176,14 +179,33 @@ export function createRelay(options: RelayOptions) {
       };
     });
 
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Results are written in batches: the first result waits up to `flushDelayMs` for others (or
+   * until a batch is full), so one transaction records many attempts.
+   */
   function scheduleFlush() {
+    if (queue.length === 0) return;
+    if (queue.length >= batchSize || stopped) return flushNow();
+    flushTimer ??= setTimeout(() => {
+      flushTimer = undefined;
+      flushNow();
+    }, flushDelayMs);
+  }
+
+  function flushNow() {
+    // A flush under way calls scheduleFlush again when it ends.
     if (flushing || queue.length === 0) return;
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
     const batch = queue.splice(0);
     flushing = commit(batch)
       .catch((error) => logger.error({ err: error, results: batch.length }, 'writing webhook results failed; their leases will lapse and they will be retried'))
       .finally(() => {
         flushing = undefined;
-        scheduleFlush();
+        // What arrived meanwhile has waited long enough.
+        flushNow();
         settleIdle();
       });
   }
@@ -237,6 +259,7 @@ export function createRelay(options: RelayOptions) {
       stopped = true;
       wake?.();
       await loopDone;
+      scheduleFlush();
       if (inFlight > 0 || flushing || queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
   };

@@ -127,4 +127,22 @@ describe('webhook relay on real PostgreSQL', () => {
     const delivery = await h.c.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, claim_token: null });
   });
+
+  it('concurrent registrations never pass 3 active URLs per event, nor duplicate one URL', async () => {
+    const { id } = await h.createAccount();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => h.admin('POST', `/admin/accounts/${id}/webhooks`, { eventType: 'refund_out', url: `https://race.example.com/${n}` })),
+    );
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.statusCode === 400)).toHaveLength(7);
+    const same = await Promise.all(
+      Array.from({ length: 6 }, () => h.admin('POST', `/admin/accounts/${id}/webhooks`, { eventType: 'med_created', url: 'https://race.example.com/same' })),
+    );
+    expect(same.every((r) => r.statusCode === 201)).toBe(true);
+    const rows = await h.c.db.selectFrom('webhooks').selectAll().where('account_id', '=', id).execute();
+    expect(rows.filter((r) => r.event_type === 'refund_out' && r.is_active)).toHaveLength(3);
+    const sameRows = rows.filter((r) => r.event_type === 'med_created');
+    expect(sameRows).toHaveLength(1);
+    expect(sameRows[0]!.version).toBe(6);
+  });
 });
