@@ -28,6 +28,7 @@ import { createMedService } from './services/med/med.service.ts';
 import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
 
@@ -93,7 +94,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
-  const webhookRelay = createRelay({ db, clock, signingClock: systemClock, transport: webhookTransport, logger });
+  const webhookRelay = createRelay({
+    db, clock, signingClock: systemClock, transport: webhookTransport, logger, metrics: createWebhookMetrics(metrics.registry),
+  });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     scheduler,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
 import type { DB } from '../db/schema.ts';
+import type { WebhookMetrics } from './metrics.ts';
 import { deliveriesRepo, type AttemptLog, type ClaimedDelivery, type DeliveryResult } from './deliveries.repo.ts';
 import { registrationsRepo } from './registrations.repo.ts';
 import { retryDelayMs } from './retry-schedule.ts';
@@ -41,6 +42,7 @@ export interface RelayOptions {
   signingClock: Clock;
   transport: WebhookTransport;
   logger: Logger;
+  metrics?: WebhookMetrics;
   batchSize?: number;
   maxInFlight?: number;
   pollMs?: number;
@@ -131,8 +133,18 @@ export function createRelay(options: RelayOptions) {
     }
   }
 
+  function observe(outcomes: Outcome[]) {
+    if (!options.metrics) return;
+    for (const o of outcomes) {
+      const outcome = o.disableWebhookId ? 'gone' : o.result.status === 'pending' ? 'retry' : o.result.status;
+      options.metrics.attempts.inc({ outcome });
+      if (o.log) options.metrics.attemptDuration.observe(o.log.durationMs / 1000);
+    }
+  }
+
   async function commit(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
+    observe(outcomes);
     const now = clock.now();
     await db.transaction().execute(async (trx) => {
       const written = await deliveriesRepo.writeResults(trx, outcomes.map((o) => o.result), now);

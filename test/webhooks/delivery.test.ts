@@ -84,6 +84,8 @@ describe('webhook delivery', () => {
     }
     // Delivered once: draining again sends nothing.
     expect(await h.c.webhookRelay.runDue()).toBe(0);
+    const metrics = await h.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/webhook_attempts_total\{outcome="delivered"\} [3-9]/);
   });
 
   it('retries a failing receiver 5 s later (on the service clock) and then delivers', async () => {
