@@ -152,13 +152,14 @@ export function createOutgoingPayouts(deps: {
       } else {
         tx = await transactionsRepo.insert(trx, row);
       }
+      // The rows every payout of the account contends for (the limit counters, then the account
+      // balance) are locked last, so they are held for as few round trips as possible.
+      if (req.destination.kind === 'network') await deps.settlement.start(trx, tx, req.destination.target);
       if (LIMITED_ORIGINS.has(req.origin)) await admitPayout(trx, account, req.amount, now);
       const held = await deps.ledger.holdOne(trx, { accountId: account.id, amount: finalAmount, transactionId: tx.id, reason: 'hold' });
       if (!held.ok) throw new DomainError(req.codes.insufficient);
 
-      let result = tx;
-      if (req.destination.kind === 'network') await deps.settlement.start(trx, tx, req.destination.target);
-      else result = await settleOnUs(trx, account, tx, req);
+      const result = req.destination.kind === 'network' ? tx : await settleOnUs(trx, account, tx, req);
       await req.onCreated?.(trx, result);
       return result;
     });
