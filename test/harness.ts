@@ -63,9 +63,14 @@ export async function startHarness(options: HarnessOptions = {}) {
     /** Moves the clock and runs every job that fell due. */
     async advance(seconds: number) {
       clock.advance(seconds);
-      return c.scheduler.runDue();
+      const jobs = await c.scheduler.runDue();
+      // Like POST /sandbox/clock/advance: the webhooks those jobs emitted, and retries now due.
+      await c.webhookRelay.runDue();
+      return jobs;
     },
     runJobs: () => c.scheduler.runDue(),
+    /** Sends every webhook delivery due now (to real receivers); answers how many were handled. */
+    deliverWebhooks: () => c.webhookRelay.runDue(),
     async admin(method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, body?: unknown) {
       return app.inject({
         method,

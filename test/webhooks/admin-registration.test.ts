@@ -107,6 +107,13 @@ describe('admin webhook registrations', () => {
     expect((await h.admin('GET', '/admin/accounts/999999/webhook-secret')).statusCode).toBe(404);
   });
 
+  it('documents the webhook routes in the OpenAPI document', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const route of ['/admin/accounts/{id}/webhooks', '/admin/webhooks/{id}', '/admin/accounts/{id}/webhook-secret', '/api/webhooks', '/api/resend-webhook/{transactionIdentifier}']) {
+      expect(doc.paths[route], route).toBeDefined();
+    }
+  });
+
   it('needs the admin token', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/admin/accounts/1/webhooks' });
     expect(res.statusCode).toBe(401);
