@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import type { Cents } from '../../src/domain/money.ts';
+import { deliveriesRepo } from '../../src/webhooks/deliveries.repo.ts';
 import { createRelay, type Relay } from '../../src/webhooks/relay.ts';
 import { createWebhookTransport, type WebhookTransport } from '../../src/webhooks/transport.ts';
 import { startHarness, type Harness } from '../harness.ts';
@@ -126,6 +127,14 @@ describe('webhook relay on real PostgreSQL', () => {
     expect(rx.to(p)).toHaveLength(1);
     const delivery = await h.c.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, claim_token: null });
+    // Should the first relay come back and write its stale result, its lost claim changes nothing.
+    const late = await deliveriesRepo.writeResults(
+      h.c.db,
+      [{ id: claimed[0]!.id, claimToken: claimed[0]!.claimToken, status: 'failed', attempts: 1, nextAttemptAt: h.clock.now(), statusCode: 500, error: 'late', deliveredAt: null }],
+      h.clock.now(),
+    );
+    expect(late).toBe(0);
+    expect((await h.c.db.selectFrom('webhook_deliveries').select('status').where('id', '=', delivery.id).executeTakeFirstOrThrow()).status).toBe('delivered');
   });
 
   it('concurrent registrations never pass 3 active URLs per event, nor duplicate one URL', async () => {
