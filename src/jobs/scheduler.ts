@@ -15,8 +15,16 @@ export interface Job<P = Record<string, unknown>> {
 /** Runs inside the transaction that claimed the job: its effects and the job's removal commit together. */
 export type JobHandler<P = any> = (trx: Trx<DB>, job: Job<P>) => Promise<void>;
 
-export interface JobKindOptions {
+/**
+ * Runs many claimed jobs of one kind at once, in a savepoint of the claiming transaction, with
+ * multi-row statements. If it throws, each job runs alone through the kind's handler instead, so
+ * one bad job never holds back the others.
+ */
+export type BatchJobHandler<P = any> = (trx: Trx<DB>, jobs: Array<Job<P>>) => Promise<void>;
+
+export interface JobKindOptions<P = any> {
   maxAttempts?: number;
+  batch?: BatchJobHandler<P>;
   /** Seconds to wait before the given (1-based) retry. Default: 5 s doubling, at most 1 h. */
   backoff?: (attempt: number) => number;
 }
@@ -37,15 +45,18 @@ export function createScheduler(deps: {
   metrics?: Metrics;
   batchSize?: number;
   pollMs?: number;
+  /** Claim loops run at once (PostgreSQL: a few; PGlite runs one statement at a time: 1). */
+  concurrency?: number;
 }) {
   const handlers = new Map<string, { handler: JobHandler; options: JobKindOptions }>();
   const batchSize = deps.batchSize ?? 50;
   const pollMs = deps.pollMs ?? 200;
+  const concurrency = Math.max(1, deps.concurrency ?? 1);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
 
-  function register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions = {}) {
+  function register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions<P> = {}) {
     if (handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);
     handlers.set(kind, { handler, options });
   }
@@ -72,6 +83,74 @@ export function createScheduler(deps: {
     return row.id;
   }
 
+  /** `schedule` for many jobs of one kind: one multi-row insert. */
+  async function scheduleMany(
+    trx: Kysely<DB> | Trx<DB>,
+    kind: string,
+    jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>,
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    const now = deps.clock.now();
+    const maxAttempts = handlers.get(kind)?.options.maxAttempts ?? 10;
+    await trx
+      .insertInto('jobs')
+      .values(jobs.map((j) => ({ kind, run_at: j.runAt, payload: JSON.stringify(j.payload), max_attempts: maxAttempts, created_at: now, updated_at: now })))
+      .execute();
+  }
+
+  type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
+
+  /** One job alone, in its savepoint: done (deleted) or failed (retried later, or given up). */
+  async function runOne(trx: Trx<DB>, row: Claimed, now: Date): Promise<void> {
+    const attempt = row.attempts + 1;
+    const entry = handlers.get(row.kind);
+    await sql`SAVEPOINT job`.execute(trx);
+    const started = performance.now();
+    try {
+      if (!entry) throw new Error(`no handler for job kind "${row.kind}"`);
+      await entry.handler(trx, { id: row.id, kind: row.kind, payload: row.payload, attempt });
+      await sql`RELEASE SAVEPOINT job`.execute(trx);
+      await trx.deleteFrom('jobs').where('id', '=', row.id).execute();
+      deps.metrics?.jobs.inc({ kind: row.kind, outcome: 'done' });
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT job`.execute(trx);
+      const failed = attempt >= row.max_attempts;
+      const delay = (entry?.options.backoff ?? defaultBackoff)(attempt);
+      await trx
+        .updateTable('jobs')
+        .set({
+          attempts: attempt,
+          status: failed ? 'failed' : 'pending',
+          run_at: new Date(now.getTime() + delay * 1000),
+          last_error: String((error as Error)?.stack ?? error).slice(0, 2000),
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      deps.metrics?.jobs.inc({ kind: row.kind, outcome: failed ? 'failed' : 'retry' });
+      deps.logger.warn({ err: error, jobId: row.id, kind: row.kind, attempt, failed }, 'job failed');
+    } finally {
+      deps.metrics?.jobDuration.observe({ kind: row.kind }, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** Many jobs of a kind with a batch handler; on any error, each one alone. */
+  async function runMany(trx: Trx<DB>, kind: string, batch: BatchJobHandler, rows: Claimed[], now: Date): Promise<void> {
+    await sql`SAVEPOINT jobs`.execute(trx);
+    const started = performance.now();
+    try {
+      await batch(trx, rows.map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, attempt: row.attempts + 1 })));
+      await sql`RELEASE SAVEPOINT jobs`.execute(trx);
+      await trx.deleteFrom('jobs').where('id', 'in', rows.map((r) => r.id)).execute();
+      deps.metrics?.jobs.inc({ kind, outcome: 'done' }, rows.length);
+      deps.metrics?.jobDuration.observe({ kind }, (performance.now() - started) / 1000 / rows.length);
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT jobs`.execute(trx);
+      deps.logger.warn({ err: error, kind, jobs: rows.length }, 'job batch failed; running its jobs one by one');
+      for (const row of rows) await runOne(trx, row, now);
+    }
+  }
+
   /** Claims and runs one batch of due jobs; answers how many it ran (succeeded or not). */
   async function runBatch(): Promise<number> {
     const now = deps.clock.now();
@@ -82,37 +161,16 @@ export function createScheduler(deps: {
          ORDER BY run_at, id
          LIMIT ${batchSize}
          FOR UPDATE SKIP LOCKED`.execute(trx);
+      const byKind = new Map<string, Claimed[]>();
       for (const row of jobs.rows) {
-        const attempt = row.attempts + 1;
-        const entry = handlers.get(row.kind);
-        await sql`SAVEPOINT job`.execute(trx);
-        const started = performance.now();
-        try {
-          if (!entry) throw new Error(`no handler for job kind "${row.kind}"`);
-          await entry.handler(trx, { id: row.id, kind: row.kind, payload: row.payload, attempt });
-          await sql`RELEASE SAVEPOINT job`.execute(trx);
-          await trx.deleteFrom('jobs').where('id', '=', row.id).execute();
-          deps.metrics?.jobs.inc({ kind: row.kind, outcome: 'done' });
-        } catch (error) {
-          await sql`ROLLBACK TO SAVEPOINT job`.execute(trx);
-          const failed = attempt >= row.max_attempts;
-          const delay = (entry?.options.backoff ?? defaultBackoff)(attempt);
-          await trx
-            .updateTable('jobs')
-            .set({
-              attempts: attempt,
-              status: failed ? 'failed' : 'pending',
-              run_at: new Date(now.getTime() + delay * 1000),
-              last_error: String((error as Error)?.stack ?? error).slice(0, 2000),
-              updated_at: now,
-            })
-            .where('id', '=', row.id)
-            .execute();
-          deps.metrics?.jobs.inc({ kind: row.kind, outcome: failed ? 'failed' : 'retry' });
-          deps.logger.warn({ err: error, jobId: row.id, kind: row.kind, attempt, failed }, 'job failed');
-        } finally {
-          deps.metrics?.jobDuration.observe({ kind: row.kind }, (performance.now() - started) / 1000);
-        }
+        const list = byKind.get(row.kind);
+        if (list) list.push(row);
+        else byKind.set(row.kind, [row]);
+      }
+      for (const [kind, rows] of byKind) {
+        const batch = handlers.get(kind)?.options.batch;
+        if (batch && rows.length > 1) await runMany(trx, kind, batch, rows, now);
+        else for (const row of rows) await runOne(trx, row, now);
       }
       return jobs.rows.length;
     });
@@ -122,7 +180,8 @@ export function createScheduler(deps: {
   async function runDue(): Promise<number> {
     // Serialise with the poller so a drain never races a background batch on the same instance.
     while (running) await running.catch(() => {});
-    const work = (async () => {
+    // A few claim loops at once on PostgreSQL (SKIP LOCKED gives each its own jobs).
+    const loop = async () => {
       let total = 0;
       for (let i = 0; i < 1000; i++) {
         const n = await runBatch();
@@ -130,7 +189,8 @@ export function createScheduler(deps: {
         if (n === 0) break;
       }
       return total;
-    })();
+    };
+    const work = Promise.all(Array.from({ length: concurrency }, loop)).then((counts) => counts.reduce((a, b) => a + b, 0));
     running = work;
     try {
       return await work;
@@ -151,6 +211,7 @@ export function createScheduler(deps: {
   return {
     register,
     schedule,
+    scheduleMany,
     runDue,
     start() {
       if (!stopped) return;

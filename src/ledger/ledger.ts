@@ -36,53 +36,102 @@ export type LedgerOperation = keyof typeof MOVES;
  * result per entry, so a group-commit batcher can combine concurrent requests.
  */
 export function createLedger(deps: { clock: Clock }) {
+  type Posting = {
+    account_id: number;
+    transaction_id: number | null;
+    bucket: 'available' | 'blocked';
+    delta: number;
+    reason: string;
+    created_at: Date;
+  };
+
+  function postingsOf(move: Move, entry: LedgerEntry, now: Date, into: Posting[]) {
+    for (const bucket of ['available', 'blocked'] as const) {
+      if (move[bucket] !== 0) {
+        into.push({ account_id: entry.accountId, transaction_id: entry.transactionId, bucket, delta: move[bucket] * entry.amount, reason: entry.reason, created_at: now });
+      }
+    }
+  }
+
+  /** One entry: one conditional UPDATE. */
+  async function applyOne(trx: Db, move: Move, entry: LedgerEntry, now: Date): Promise<LedgerResult> {
+    const x = entry.amount;
+    const row = await trx
+      .updateTable('accounts')
+      .set({
+        available: sql`available + ${move.available * x}`,
+        blocked: sql`blocked + ${move.blocked * x}`,
+        updated_at: now,
+      })
+      .where('id', '=', entry.accountId)
+      .$if(move.available < 0, (q) => q.where('available', '>=', x))
+      .$if(move.blocked < 0, (q) => q.where('blocked', '>=', x))
+      .returning(['available', 'blocked'])
+      .executeTakeFirst();
+    if (!row) return { ok: false, error: await whyRefused(trx, entry.accountId, move) };
+    return { ok: true, available: row.available as Cents, blocked: row.blocked as Cents };
+  }
+
+  /**
+   * A batch: the entries of each account are summed and applied by ONE conditional multi-row
+   * UPDATE (the accounts locked first in id order, so two batches never deadlock on each other);
+   * an account whose sum the balance does not cover falls back to entry-by-entry updates, so the
+   * per-entry results are exactly those of applying the entries one after the other.
+   */
+  async function applyMany(trx: Db, move: Move, entries: LedgerEntry[], now: Date): Promise<LedgerResult[]> {
+    const byAccount = new Map<number, number[]>();
+    entries.forEach((e, i) => {
+      const list = byAccount.get(e.accountId);
+      if (list) list.push(i);
+      else byAccount.set(e.accountId, [i]);
+    });
+    const ids = [...byAccount.keys()].sort((a, b) => a - b);
+    if (ids.length > 1) {
+      await sql`SELECT id FROM accounts WHERE id IN (${sql.join(ids)}) ORDER BY id FOR UPDATE`.execute(trx);
+    }
+    const sums = ids.map((id) => byAccount.get(id)!.reduce((s, i) => s + entries[i]!.amount, 0));
+    const values = sql.join(ids.map((id, k) => sql`(${id}::bigint, ${move.available * sums[k]!}::bigint, ${move.blocked * sums[k]!}::bigint)`));
+    const updated = await sql<{ id: number; available: number; blocked: number }>`
+      UPDATE accounts a SET available = a.available + v.da, blocked = a.blocked + v.db, updated_at = ${now}
+        FROM (VALUES ${values}) AS v (id, da, db)
+       WHERE a.id = v.id AND a.available + v.da >= 0 AND a.blocked + v.db >= 0
+      RETURNING a.id, a.available, a.blocked`.execute(trx);
+    const after = new Map(updated.rows.map((r) => [Number(r.id), r]));
+    const results: LedgerResult[] = new Array(entries.length);
+    for (const id of ids) {
+      const indexes = byAccount.get(id)!;
+      const final = after.get(id);
+      if (final) {
+        // The balance after each entry: the final balance minus what the later entries moved.
+        let available = Number(final.available);
+        let blocked = Number(final.blocked);
+        for (let k = indexes.length - 1; k >= 0; k--) {
+          const e = entries[indexes[k]!]!;
+          results[indexes[k]!] = { ok: true, available: available as Cents, blocked: blocked as Cents };
+          available -= move.available * e.amount;
+          blocked -= move.blocked * e.amount;
+        }
+      } else {
+        for (const i of indexes) results[i] = await applyOne(trx, move, entries[i]!, now);
+      }
+    }
+    return results;
+  }
+
   async function apply(trx: Db, op: LedgerOperation, entries: LedgerEntry[]): Promise<LedgerResult[]> {
     const move = MOVES[op];
-    const results: LedgerResult[] = [];
-    const postings: Array<{
-      account_id: number;
-      transaction_id: number | null;
-      bucket: 'available' | 'blocked';
-      delta: number;
-      reason: string;
-      created_at: Date;
-    }> = [];
-    const now = deps.clock.now();
     for (const entry of entries) {
       if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) {
         throw new RangeError(`ledger ${op}: amount must be a positive integer of cents, got ${entry.amount}`);
       }
-      const x = entry.amount;
-      const row = await trx
-        .updateTable('accounts')
-        .set({
-          available: sql`available + ${move.available * x}`,
-          blocked: sql`blocked + ${move.blocked * x}`,
-          updated_at: now,
-        })
-        .where('id', '=', entry.accountId)
-        .$if(move.available < 0, (q) => q.where('available', '>=', x))
-        .$if(move.blocked < 0, (q) => q.where('blocked', '>=', x))
-        .returning(['available', 'blocked'])
-        .executeTakeFirst();
-      if (!row) {
-        results.push({ ok: false, error: await whyRefused(trx, entry.accountId, move) });
-        continue;
-      }
-      results.push({ ok: true, available: row.available as Cents, blocked: row.blocked as Cents });
-      for (const bucket of ['available', 'blocked'] as const) {
-        if (move[bucket] !== 0) {
-          postings.push({
-            account_id: entry.accountId,
-            transaction_id: entry.transactionId,
-            bucket,
-            delta: move[bucket] * x,
-            reason: entry.reason,
-            created_at: now,
-          });
-        }
-      }
     }
+    if (entries.length === 0) return [];
+    const now = deps.clock.now();
+    const results = entries.length === 1 ? [await applyOne(trx, move, entries[0]!, now)] : await applyMany(trx, move, entries, now);
+    const postings: Posting[] = [];
+    entries.forEach((entry, i) => {
+      if (results[i]!.ok) postingsOf(move, entry, now, postings);
+    });
     if (postings.length > 0) await trx.insertInto('postings').values(postings).execute();
     return results;
   }

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction as Trx } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
 import type { DB, TransactionsTable, TransactionStatus } from '../schema.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
@@ -39,6 +39,34 @@ export const transactionsRepo = {
   /** Locks the row for the rest of the caller's transaction. */
   async byIdForUpdate(db: Db, id: number): Promise<TransactionRow | undefined> {
     return db.selectFrom('transactions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  },
+
+  /** Locks many rows, in id order (two batches never deadlock on each other). */
+  async byIdsForUpdate(db: Db, ids: number[]): Promise<TransactionRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('transactions').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  },
+
+  /**
+   * `finishPending` for many rows in one statement; answers the rows it moved (those still
+   * PENDING), in the order asked.
+   */
+  async finishManyPending(
+    db: Db,
+    at: Date,
+    outcomes: Array<{ id: number; status: Exclude<TransactionStatus, 'PENDING'>; endToEndId: string | null; errorCode: string | null; errorMessage: string | null }>,
+  ): Promise<TransactionRow[]> {
+    if (outcomes.length === 0) return [];
+    const values = sql.join(outcomes.map((o) => sql`(${o.id}::bigint, ${o.status}::text, ${o.endToEndId}::text, ${o.errorCode}::text, ${o.errorMessage}::text)`));
+    const result = await sql<TransactionRow>`
+      UPDATE transactions t
+         SET status = v.status, processed_at = ${at}, updated_at = ${at},
+             end_to_end_id = v.e2e, error_code = v.code, error_message = v.message
+        FROM (VALUES ${values}) AS v (id, status, e2e, code, message)
+       WHERE t.id = v.id AND t.status = 'PENDING'
+      RETURNING t.*`.execute(db);
+    const byId = new Map(result.rows.map((r) => [Number(r.id), r]));
+    return outcomes.map((o) => byId.get(o.id)).filter((r): r is TransactionRow => r !== undefined);
   },
 
   /**

@@ -67,36 +67,88 @@ export function createSettlement(deps: {
     };
   }
 
-  /** Settles or releases a PENDING debit and runs its origin's hook; a finished row changes nothing. */
-  async function finish(
-    trx: Trx<DB>,
-    tx: TransactionRow,
-    outcome: { status: 'settled'; endToEndId: string } | { status: 'rejected'; errorCode: string; errorMessage: string },
-  ): Promise<TransactionRow | undefined> {
+  type Outcome = { status: 'settled'; endToEndId: string } | { status: 'rejected'; errorCode: string; errorMessage: string };
+
+  function hookOf(origin: string): SettlementHook {
+    const hook = hooks.get(origin);
+    if (!hook) throw new Error(`no settlement hook for origin "${origin}"`);
+    return hook;
+  }
+
+  /**
+   * Settles or releases a PENDING debit and runs its origin's hook; a finished row changes nothing.
+   * The money moves last, after the hook: the account row is the one every payment of the account
+   * contends for, so it is locked for as little of the transaction as possible (and always after
+   * the limit counters a hook may touch, the order the payout paths lock them in).
+   */
+  async function finish(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome): Promise<TransactionRow | undefined> {
     const now = deps.clock.now();
     const entry = { accountId: tx.account_id, amount: tx.final_amount as Cents, transactionId: tx.id, reason: '' };
-    let finished: TransactionRow | undefined;
+    const finished =
+      outcome.status === 'settled'
+        ? await transactionsRepo.finishPending(trx, tx.id, { status: 'CONFIRMED', at: now, endToEndId: outcome.endToEndId })
+        : await transactionsRepo.finishPending(trx, tx.id, { status: 'ERROR', at: now, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+    if (!finished) return undefined;
+    await hookOf(tx.origin).onFinished(trx, finished);
     if (outcome.status === 'settled') {
-      finished = await transactionsRepo.finishPending(trx, tx.id, { status: 'CONFIRMED', at: now, endToEndId: outcome.endToEndId });
-      if (!finished) return undefined;
       const moved = await deps.ledger.settleOne(trx, { ...entry, reason: 'settle' });
       if (!moved.ok) throw new Error(`settlement of transaction ${tx.id}: ${moved.error}`);
     } else {
-      finished = await transactionsRepo.finishPending(trx, tx.id, {
-        status: 'ERROR',
-        at: now,
-        endToEndId: null,
-        errorCode: outcome.errorCode,
-        errorMessage: outcome.errorMessage,
-      });
-      if (!finished) return undefined;
       const moved = await deps.ledger.releaseOne(trx, { ...entry, reason: 'release' });
       if (!moved.ok) throw new Error(`release of transaction ${tx.id}: ${moved.error}`);
     }
-    const hook = hooks.get(tx.origin);
-    if (!hook) throw new Error(`no settlement hook for origin "${tx.origin}"`);
-    await hook.onFinished(trx, finished);
     return finished;
+  }
+
+  /**
+   * Many settlement jobs in one go (the scheduler's batch path): the rows locked and finished by
+   * one statement each, the hooks, then the money of every account moved by one multi-row update
+   * per direction, last, so a hot account's row is held only for the end of the batch.
+   * Exactly the effects of running the jobs one by one.
+   */
+  async function handleMany(trx: Trx<DB>, payloads: JobPayload[]): Promise<void> {
+    const ids = [...new Set(payloads.map((p) => p.id))].sort((a, b) => a - b);
+    const rows = await transactionsRepo.byIdsForUpdate(trx, ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const now = deps.clock.now();
+    const again: Array<{ runAt: Date; payload: Record<string, unknown> }> = [];
+    const outcomes: Array<{ tx: TransactionRow; outcome: Outcome }> = [];
+    const seen = new Set<number>();
+    for (const p of payloads) {
+      const tx = byId.get(p.id);
+      if (!tx || tx.status !== 'PENDING' || seen.has(tx.id)) continue;
+      let outcome = await deps.network.outcome(payment(tx, p));
+      const expiresAt = p.expiresAt ? new Date(p.expiresAt) : null;
+      if (outcome.status === 'pending') {
+        if (expiresAt && now >= expiresAt) {
+          outcome = { status: 'rejected', ...EXPIRED };
+        } else {
+          again.push({ runAt: expiresAt && expiresAt < outcome.checkAgainAt ? expiresAt : outcome.checkAgainAt, payload: { ...p } });
+          continue;
+        }
+      }
+      seen.add(tx.id);
+      outcomes.push({ tx, outcome });
+    }
+    const finished = await transactionsRepo.finishManyPending(
+      trx,
+      now,
+      outcomes.map(({ tx, outcome }) =>
+        outcome.status === 'settled'
+          ? { id: tx.id, status: 'CONFIRMED' as const, endToEndId: outcome.endToEndId, errorCode: null, errorMessage: null }
+          : { id: tx.id, status: 'ERROR' as const, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
+      ),
+    );
+    for (const row of finished) await hookOf(row.origin).onFinished(trx, row);
+    const entry = (row: TransactionRow, reason: string) => ({ accountId: row.account_id, amount: row.final_amount as Cents, transactionId: row.id, reason });
+    const settled = finished.filter((r) => r.status === 'CONFIRMED').map((r) => entry(r, 'settle'));
+    const released = finished.filter((r) => r.status === 'ERROR').map((r) => entry(r, 'release'));
+    for (const [op, entries] of [['settle', settled], ['release', released]] as const) {
+      const moved = await deps.ledger[op](trx, entries);
+      const bad = moved.findIndex((m) => !m.ok);
+      if (bad >= 0) throw new Error(`${op} of transaction ${entries[bad]!.transactionId}: ${(moved[bad] as { error: string }).error}`);
+    }
+    await deps.scheduler.scheduleMany(trx, SETTLEMENT_JOB, again);
   }
 
   async function handle(trx: Trx<DB>, p: JobPayload): Promise<void> {
@@ -117,7 +169,26 @@ export function createSettlement(deps: {
     await finish(trx, tx, outcome);
   }
 
-  deps.scheduler.register<JobPayload>(SETTLEMENT_JOB, (trx, job) => handle(trx, job.payload), { maxAttempts: 20 });
+  deps.scheduler.register<JobPayload>(SETTLEMENT_JOB, (trx, job) => handle(trx, job.payload), {
+    maxAttempts: 20,
+    batch: (trx, jobs) => handleMany(trx, jobs.map((j) => j.payload)),
+  });
+
+  function jobOf(tx: TransactionRow, target: PaymentTarget): JobPayload {
+    return {
+      id: tx.id,
+      key: target.key ?? null,
+      creditorDocument: target.creditorDocument ?? null,
+      holderDocument: target.holderDocument ?? null,
+      creditorIspb: target.creditorIspb ?? null,
+      expiresAt: target.expiresAt ? target.expiresAt.toISOString() : null,
+    };
+  }
+
+  async function runAtOf(tx: TransactionRow, target: PaymentTarget, p: JobPayload): Promise<Date> {
+    const { outcomeAt } = await deps.network.submit(payment(tx, p));
+    return target.expiresAt && target.expiresAt < outcomeAt ? target.expiresAt : outcomeAt;
+  }
 
   return {
     /**
@@ -135,17 +206,20 @@ export function createSettlement(deps: {
      * transaction. The network's `submit` only tells when the outcome will be known.
      */
     async start(trx: Kysely<DB> | Trx<DB>, tx: TransactionRow, target: PaymentTarget = {}): Promise<void> {
-      const p: JobPayload = {
-        id: tx.id,
-        key: target.key ?? null,
-        creditorDocument: target.creditorDocument ?? null,
-        holderDocument: target.holderDocument ?? null,
-        creditorIspb: target.creditorIspb ?? null,
-        expiresAt: target.expiresAt ? target.expiresAt.toISOString() : null,
-      };
-      const { outcomeAt } = await deps.network.submit(payment(tx, p));
-      const runAt = target.expiresAt && target.expiresAt < outcomeAt ? target.expiresAt : outcomeAt;
-      await deps.scheduler.schedule(trx, SETTLEMENT_JOB, runAt, { ...p });
+      const p = jobOf(tx, target);
+      await deps.scheduler.schedule(trx, SETTLEMENT_JOB, await runAtOf(tx, target, p), { ...p });
+    },
+    /**
+     * The network's answer on when each payment's outcome will be known, before anything is
+     * written: a payment the network refuses to take throws here and can be left out of a batch.
+     */
+    async plan(tx: TransactionRow, target: PaymentTarget = {}): Promise<{ runAt: Date; payload: Record<string, unknown> }> {
+      const p = jobOf(tx, target);
+      return { runAt: await runAtOf(tx, target, p), payload: { ...p } };
+    },
+    /** `start` for many payments at once (planned by `plan`): one multi-row insert of their jobs. */
+    async startMany(trx: Kysely<DB> | Trx<DB>, jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>): Promise<void> {
+      await deps.scheduler.scheduleMany(trx, SETTLEMENT_JOB, jobs);
     },
   };
 }
