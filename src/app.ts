@@ -38,6 +38,13 @@ export async function buildApp(c: Container): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // A POST, PUT or PATCH sent without a body is judged as an empty object: required fields are then
+  // named one by one, and routes whose fields are all optional accept it.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH')) {
+      request.body = {};
+    }
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });

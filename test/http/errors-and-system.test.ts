@@ -143,3 +143,14 @@ describe('sandbox deposits', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('requests without a body', () => {
+  it('are judged as an empty object: optional-only bodies accepted, required fields named', async () => {
+    const { id } = await h.createAccount();
+    const noBody = await h.app.inject({ method: 'POST', url: `/admin/accounts/${id}/credentials`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(noBody.statusCode).toBe(201);
+    const required = await h.app.inject({ method: 'POST', url: '/admin/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(required.statusCode).toBe(400);
+    expect(required.json().message).toEqual(['name is required', 'document is required']);
+  });
+});
