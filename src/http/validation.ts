@@ -39,8 +39,22 @@ const coercingAjv = newAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(schema) as ValidateFunction;
+  return ajv.compile(withSafeIntegers(schema)) as ValidateFunction;
 };
+
+/**
+ * ajv's `integer` accepts Infinity ("1e400" in a query string) and integers no bigint column holds
+ * (1e20): those reached SQL and answered 500. Every integer without its own maximum is bounded by
+ * Number.MAX_SAFE_INTEGER, so they answer 400 naming the field. The route's schema is not changed.
+ */
+export function withSafeIntegers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withSafeIntegers);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = withSafeIntegers(value);
+  if (out.type === 'integer' && out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = Number.MAX_SAFE_INTEGER;
+  return out;
+}
 
 /** A dotted field name for an ajv error: `details.key`, `splits[0].value`. */
 function fieldOf(error: ErrorObject): string {
