@@ -60,7 +60,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const metrics = createMetrics();
   const ledger = createLedger({ clock });
   const outbox = createOutbox({ clock });
-  const scheduler = createScheduler({ db, clock, logger, metrics });
+  const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1 });
   const accounts = createAccountService({ db, clock });
   const certificates = createCertificateService({ db, clock, accounts });
   const credentials = createCredentialService({ db, clock, accounts });
@@ -82,6 +82,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const payouts = createPayoutsModule({
     config, db, clock, ledger, outbox, scheduler, logger,
     onUsCharges: () => chargePayments as OnUsCharges,
+    engine: database.engine,
   });
   // Refunds (refund-in, devolucao) settle through the payouts settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement: payouts.settlement });

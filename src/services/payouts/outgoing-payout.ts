@@ -2,7 +2,7 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
-import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
+import { endToEndId } from '../../domain/ids.ts';
 import { feeFor, MAX_AMOUNT, type Cents } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
@@ -10,6 +10,7 @@ import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { PaymentTarget, Settlement } from '../settlement/settlement.service.ts';
 import { admitPayout, LIMITED_ORIGINS } from './limits.ts';
+import { createPayoutBatcher, payoutRow, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 
@@ -59,6 +60,8 @@ export function createOutgoingPayouts(deps: {
   creditOnUs: OnUsCredit;
   onUsCharges: () => OnUsCharges | undefined;
   institutionIspb: string;
+  /** Group-commit batches in flight at once (see payout-batcher.ts); 0 runs every payout alone. */
+  batchesInFlight?: number;
 }) {
   async function settleOnUs(trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest): Promise<TransactionRow> {
     const e2e = endToEndId('E', deps.institutionIspb, deps.clock.now());
@@ -98,8 +101,8 @@ export function createOutgoingPayouts(deps: {
     return finished ?? tx;
   }
 
-  async function create(req: PayoutRequest): Promise<TransactionRow> {
-    if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+  /** One payout in its own transaction: on-us payouts, those with an `onCreated`, a failed batch's items. */
+  async function alone(req: PayoutRequest): Promise<TransactionRow> {
     return deps.db.transaction().execute(async (trx) => {
       const account = await accountsRepo.byId(trx, req.accountId);
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
@@ -118,30 +121,7 @@ export function createOutgoingPayouts(deps: {
       } else counterpart = req.counterpart;
 
       const now = deps.clock.now();
-      const row = {
-        transaction_id: newUuidV4(),
-        account_id: account.id,
-        kind: 'WITHDRAW' as const,
-        status: 'PENDING' as const,
-        origin: req.origin,
-        family: req.family,
-        external_id: req.externalId,
-        original_amount: req.amount,
-        fee_amount: fee,
-        final_amount: finalAmount,
-        end_to_end_id: null,
-        pix_key: req.pixKey,
-        description: req.description,
-        error_code: null,
-        error_message: null,
-        counterpart: JSON.stringify(counterpart),
-        metadata: JSON.stringify(req.metadata ?? {}),
-        parent_id: null,
-        scenario: req.scenario,
-        created_at: now,
-        processed_at: null,
-        updated_at: now,
-      };
+      const row = payoutRow(req, account, fee, counterpart, now);
       let tx: TransactionRow;
       if (req.externalId !== null) {
         const inserted = await transactionsRepo.insertUnlessExternalIdUsed(trx, row);
@@ -163,6 +143,20 @@ export function createOutgoingPayouts(deps: {
       await req.onCreated?.(trx, result);
       return result;
     });
+  }
+
+  const batcher =
+    (deps.batchesInFlight ?? 1) > 0
+      ? createPayoutBatcher({ db: deps.db, clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, alone, inFlight: deps.batchesInFlight ?? 1 })
+      : undefined;
+
+  const batchable = (req: PayoutRequest): req is BatchablePayout =>
+    req.destination.kind === 'network' && typeof req.counterpart !== 'function' && req.onCreated === undefined;
+
+  async function create(req: PayoutRequest): Promise<TransactionRow> {
+    if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+    if (batcher && batchable(req)) return batcher.submit(req);
+    return alone(req);
   }
 
   return { create };

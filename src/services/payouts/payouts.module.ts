@@ -37,6 +37,8 @@ export function createPayoutsModule(deps: {
   scheduler: Scheduler;
   logger: Logger;
   onUsCharges: () => OnUsCharges | undefined;
+  /** PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few. */
+  engine?: 'postgres' | 'pglite';
 }) {
   const { config, db, clock, ledger, outbox, scheduler, logger } = deps;
   const network: PixNetwork =
@@ -56,6 +58,7 @@ export function createPayoutsModule(deps: {
     creditOnUs,
     onUsCharges: deps.onUsCharges,
     institutionIspb: config.institutionIspb,
+    batchesInFlight: deps.engine === 'postgres' ? 3 : 1,
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });
   const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });

@@ -1,0 +1,293 @@
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError } from '../../domain/errors/domain-error.ts';
+import { newUuidV4 } from '../../domain/ids.ts';
+import { feeFor, MAX_AMOUNT, type Cents } from '../../domain/money.ts';
+import type { AccountRow } from '../../db/repos/accounts.repo.ts';
+import type { NewTransaction, TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { Counterpart, DB } from '../../db/schema.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import type { PaymentTarget, Settlement } from '../settlement/settlement.service.ts';
+import { LIMITED_ORIGINS, limitWindows } from './limits.ts';
+import type { PayoutRequest } from './outgoing-payout.ts';
+
+/** A network payout the batcher can take: its counterpart is known and nothing runs after it. */
+export type BatchablePayout = PayoutRequest & { counterpart: Counterpart; destination: { kind: 'network'; target: PaymentTarget } };
+
+interface Item {
+  req: BatchablePayout;
+  resolve: (tx: TransactionRow) => void;
+  reject: (error: unknown) => void;
+}
+
+const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
+
+/** The PENDING row of a payout: one shape for the batched and the single-transaction paths. */
+export function payoutRow(req: PayoutRequest, account: AccountRow, fee: Cents, counterpart: Counterpart, now: Date): NewTransaction {
+  return {
+    transaction_id: newUuidV4(),
+    account_id: account.id,
+    kind: 'WITHDRAW',
+    status: 'PENDING',
+    origin: req.origin,
+    family: req.family,
+    external_id: req.externalId,
+    original_amount: req.amount,
+    fee_amount: fee,
+    final_amount: req.amount + fee,
+    end_to_end_id: null,
+    pix_key: req.pixKey,
+    description: req.description,
+    error_code: null,
+    error_message: null,
+    counterpart: JSON.stringify(counterpart),
+    metadata: JSON.stringify(req.metadata ?? {}),
+    parent_id: null,
+    scenario: req.scenario,
+    created_at: now,
+    processed_at: null,
+    updated_at: now,
+  };
+}
+
+/**
+ * Group commit for network payouts. Requests that arrive while the database is busy (or in the
+ * same event-loop turn) are admitted together in ONE transaction, so one durable commit and a
+ * fixed number of statements serve the whole batch:
+ *   1. the PENDING rows, one multi-row insert (the unique (account, externalId) index decides
+ *      duplicates, as for a single payout; a duplicate inside one batch waits for the next batch);
+ *   2. the limit counters, then the accounts, locked in key order (the order every payout and
+ *      settlement path locks them in, so batches never deadlock with each other or with them);
+ *   3. each item admitted in arrival order against the locked totals and balance, exactly as if
+ *      the requests had run one after the other; a refused item's row is deleted and it gets its
+ *      own error, the others go on;
+ *   4. counters, hold (one multi-row update) and settlement jobs (one multi-row insert).
+ * A deadlock or serialization failure reruns the batch; any other failure runs each item alone
+ * through the single-transaction path, so one bad item can never fail the others.
+ */
+export function createPayoutBatcher(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  ledger: Ledger;
+  settlement: Settlement;
+  /** The single-transaction path, for a batch that failed as a whole. */
+  alone: (req: PayoutRequest) => Promise<TransactionRow>;
+  /** Batches in flight at once: 1 on PGlite (one statement at a time), a few on PostgreSQL. */
+  inFlight: number;
+  maxBatch?: number;
+}) {
+  const maxBatch = deps.maxBatch ?? 128;
+  const queue: Item[] = [];
+  let running = 0;
+  let scheduled = false;
+
+  function submit(req: BatchablePayout): Promise<TransactionRow> {
+    return new Promise((resolve, reject) => {
+      queue.push({ req, resolve, reject });
+      if (!scheduled) {
+        scheduled = true;
+        // Collect whatever else arrives in this turn of the event loop before taking a batch.
+        setImmediate(() => {
+          scheduled = false;
+          pump();
+        });
+      }
+    });
+  }
+
+  function take(): Item[] {
+    const batch: Item[] = [];
+    const seen = new Set<string>();
+    const rest: Item[] = [];
+    for (const item of queue) {
+      const key = item.req.externalId === null ? undefined : `${item.req.accountId}\u0000${item.req.externalId}`;
+      if (batch.length >= maxBatch || (key !== undefined && seen.has(key))) {
+        rest.push(item);
+        continue;
+      }
+      if (key !== undefined) seen.add(key);
+      batch.push(item);
+    }
+    queue.length = 0;
+    queue.push(...rest);
+    return batch;
+  }
+
+  function pump() {
+    while (running < deps.inFlight && queue.length > 0) {
+      const batch = take();
+      running += 1;
+      run(batch).finally(() => {
+        running -= 1;
+        pump();
+      });
+    }
+  }
+
+  async function run(batch: Item[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcomes = await deps.db.transaction().execute((trx) => admit(trx, batch));
+        batch.forEach((item, i) => {
+          const o = outcomes[i]!;
+          if (o instanceof Error) item.reject(o);
+          else item.resolve(o);
+        });
+        return;
+      } catch (error) {
+        const code = (error as { code?: string })?.code;
+        if (code && RETRYABLE.has(code) && attempt < 5) continue;
+        // Not the items' fault as far as we know: each runs alone, and answers for itself.
+        await Promise.all(batch.map((item) => deps.alone(item.req).then(item.resolve, item.reject)));
+        return;
+      }
+    }
+  }
+
+  /** The batch's transaction; answers one row or one error per item, in order. */
+  async function admit(trx: Trx<DB>, batch: Item[]): Promise<Array<TransactionRow | Error>> {
+    const out: Array<TransactionRow | Error | undefined> = new Array(batch.length);
+    const now = deps.clock.now();
+    const accountIds = [...new Set(batch.map((i) => i.req.accountId))].sort((a, b) => a - b);
+    const accounts = new Map((await trx.selectFrom('accounts').selectAll().where('id', 'in', accountIds).execute()).map((a) => [a.id, a]));
+
+    // The checks that need no lock, in the order the single path makes them.
+    const rows: Array<{ index: number; row: NewTransaction }> = [];
+    batch.forEach(({ req }, index) => {
+      const account = accounts.get(req.accountId);
+      if (!account) return (out[index] = new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`));
+      const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed as Cents, percentBp: account.fee_cash_out_percent_bp });
+      if (req.amount + fee > MAX_AMOUNT) return (out[index] = new DomainError('PIX_INVALID_AMOUNT', undefined, 'The amount plus the fee is above 999,999,999.99'));
+      if (LIMITED_ORIGINS.has(req.origin) && req.amount > account.limit_per_transaction) {
+        return (out[index] = new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: account.limit_per_transaction / 100 }));
+      }
+      rows.push({ index, row: payoutRow(req, account, fee, req.counterpart, now) });
+    });
+    if (rows.length === 0) return out as Array<TransactionRow | Error>;
+
+    // 1. The rows, in key order (two batches racing on the same externalIds wait in one order).
+    rows.sort((a, b) => a.row.account_id - b.row.account_id || String(a.row.external_id).localeCompare(String(b.row.external_id)));
+    const inserted = await trx
+      .insertInto('transactions')
+      .values(rows.map((r) => r.row))
+      .onConflict((oc) => oc.columns(['account_id', 'external_id']).where('external_id', 'is not', null).doNothing())
+      .returningAll()
+      .execute();
+    const byUuid = new Map(inserted.map((r) => [r.transaction_id, r]));
+    const created: Array<{ index: number; tx: TransactionRow }> = [];
+    const duplicates: Array<{ index: number; accountId: number; externalId: string }> = [];
+    for (const { index, row } of rows) {
+      const tx = byUuid.get(row.transaction_id);
+      if (tx) created.push({ index, tx });
+      else duplicates.push({ index, accountId: row.account_id, externalId: row.external_id! });
+    }
+    if (duplicates.length > 0) {
+      const existing = await trx
+        .selectFrom('transactions')
+        .select(['account_id', 'external_id', 'transaction_id'])
+        .where((e) => e.or(duplicates.map((d) => e.and([e('account_id', '=', d.accountId), e('external_id', '=', d.externalId)]))))
+        .execute();
+      for (const d of duplicates) {
+        const found = existing.find((r) => r.account_id === d.accountId && r.external_id === d.externalId);
+        const { req } = batch[d.index]!;
+        out[d.index] = new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: found?.transaction_id });
+      }
+    }
+    created.sort((a, b) => a.index - b.index); // arrival order from here on
+
+    // When the network will answer each payment (a payment it refuses is this item's error).
+    const planned: Array<{ index: number; tx: TransactionRow; job: { runAt: Date; payload: Record<string, unknown> } }> = [];
+    const refused: number[] = [];
+    for (const { index, tx } of created) {
+      try {
+        planned.push({ index, tx, job: await deps.settlement.plan(tx, batch[index]!.req.destination.target) });
+      } catch (error) {
+        out[index] = error as Error;
+        refused.push(tx.id);
+      }
+    }
+
+    // 2. The contended rows, counters first, then accounts, each in key order.
+    const windows = limitWindows(now);
+    const windowKeys = [windows.day, windows.night].filter((w): w is string => w !== undefined).sort();
+    const limited = [...new Set(planned.filter((p) => LIMITED_ORIGINS.has(p.tx.origin)).map((p) => p.tx.account_id))].sort((a, b) => a - b);
+    const totals = new Map<string, number>();
+    if (limited.length > 0) {
+      const keys = limited.flatMap((a) => windowKeys.map((w) => sql`(${a}::bigint, ${w}::text, 0::bigint)`));
+      const locked = await sql<{ account_id: number; window_key: string; total: number }>`
+        INSERT INTO payout_limit_usage (account_id, window_key, total) VALUES ${sql.join(keys)}
+        ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total
+        RETURNING account_id, window_key, total`.execute(trx);
+      for (const r of locked.rows) totals.set(`${r.account_id}|${r.window_key}`, Number(r.total));
+    }
+    const balances = await trx
+      .selectFrom('accounts')
+      .select(['id', 'available', 'limit_daily', 'limit_nightly'])
+      .where('id', 'in', [...new Set(planned.map((p) => p.tx.account_id))].sort((a, b) => a - b))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const live = new Map(balances.map((b) => [b.id, { ...b }]));
+
+    // 3. Each item against the locked totals and balance, in arrival order.
+    const admitted: typeof planned = [];
+    const added = new Map<string, { accountId: number; window: string; amount: number; limit: number }>();
+    for (const p of planned) {
+      const { req } = batch[p.index]!;
+      const acc = live.get(p.tx.account_id)!;
+      const amount = p.tx.original_amount;
+      let error: DomainError | undefined;
+      if (LIMITED_ORIGINS.has(p.tx.origin)) {
+        if ((totals.get(`${acc.id}|${windows.day}`) ?? 0) + amount > acc.limit_daily) {
+          error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: acc.limit_daily / 100 });
+        } else if (windows.night && (totals.get(`${acc.id}|${windows.night}`) ?? 0) + amount > acc.limit_nightly) {
+          error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: acc.limit_nightly / 100 });
+        }
+      }
+      if (!error && acc.available < p.tx.final_amount) error = new DomainError(req.codes.insufficient);
+      if (error) {
+        out[p.index] = error;
+        refused.push(p.tx.id);
+        continue;
+      }
+      acc.available -= p.tx.final_amount;
+      if (LIMITED_ORIGINS.has(p.tx.origin)) {
+        for (const [w, limit] of [[windows.day, acc.limit_daily], [windows.night, acc.limit_nightly]] as const) {
+          if (!w) continue;
+          const k = `${acc.id}|${w}`;
+          totals.set(k, (totals.get(k) ?? 0) + amount);
+          const a = added.get(k) ?? { accountId: acc.id, window: w, amount: 0, limit };
+          a.amount += amount;
+          added.set(k, a);
+        }
+      }
+      admitted.push(p);
+    }
+
+    // 4. Writes: refused rows gone, counters, hold, jobs.
+    if (refused.length > 0) await trx.deleteFrom('transactions').where('id', 'in', refused).execute();
+    if (added.size > 0) {
+      const values = [...added.values()].map((a) => sql`(${a.accountId}::bigint, ${a.window}::text, ${a.amount}::bigint, ${a.limit}::bigint)`);
+      const updated = await sql`
+        UPDATE payout_limit_usage u SET total = u.total + v.amount
+          FROM (VALUES ${sql.join(values)}) AS v (account_id, window_key, amount, lim)
+         WHERE u.account_id = v.account_id AND u.window_key = v.window_key AND u.total + v.amount <= v.lim`.execute(trx);
+      // Under the locks above this cannot differ; if it ever did, nothing of the batch commits.
+      if (Number(updated.numAffectedRows ?? added.size) !== added.size) throw new Error('payout batch: limit counters moved under their lock');
+    }
+    if (admitted.length > 0) {
+      const held = await deps.ledger.hold(
+        trx,
+        admitted.map((p) => ({ accountId: p.tx.account_id, amount: p.tx.final_amount as Cents, transactionId: p.tx.id, reason: 'hold' })),
+      );
+      if (held.some((h) => !h.ok)) throw new Error('payout batch: a hold failed under the account lock');
+      await deps.settlement.startMany(trx, admitted.map((p) => p.job));
+      for (const p of admitted) out[p.index] = p.tx;
+    }
+    return out as Array<TransactionRow | Error>;
+  }
+
+  return { submit };
+}
+
+export type PayoutBatcher = ReturnType<typeof createPayoutBatcher>;
