@@ -40,3 +40,26 @@ describe('integers no database column holds answer 400, not 500', () => {
     expect(await h.balance(accountId)).toEqual({ available: 10, blocked: 0 });
   });
 });
+
+describe('the NUL character, which PostgreSQL text cannot hold, answers 400 in the family format', () => {
+  it('in a body field, a path value and a query value', async () => {
+    const body = { value: 1, externalId: 'a\u0000b', details: { key: 'x@example.com', keyType: 'EMAIL', name: 'N', document: '11144477735' } };
+    const cashOut = await h.api('POST', '/api/pix/cash-out', token, body);
+    expect(cashOut.statusCode, cashOut.body).toBe(400);
+    expect(cashOut.json()).toMatchObject({ statusCode: 400, code: 'HTTP_ERROR', message: ['externalId must not contain the NUL character (\\u0000)'], path: '/api/pix/cash-out' });
+    const resend = await h.api('POST', '/api/resend-webhook/%00', token);
+    expect(resend.statusCode, resend.body).toBe(400);
+    expect(resend.json().message).toEqual(['transactionIdentifier must not contain the NUL character (\\u0000)']);
+    const list = await h.api('GET', '/api/transactions?externalId=a%00', token);
+    expect(list.statusCode, list.body).toBe(400);
+    const devolucao = await h.api('PUT', `/pix/E00000000202611201500abcdefghijk/devolucao/x1`, token, { valor: '1.00', descricao: 'x\u0000' });
+    expect(devolucao.statusCode, devolucao.body).toBe(400);
+    expect(devolucao.json()).toEqual({ statusCode: 400, message: ['descricao must not contain the NUL character (\\u0000)'], error: 'Bad Request' });
+    const keyName = await h.admin('POST', '/admin/accounts', { name: 'Nome\u0000', document: '11144477735' });
+    expect(keyName.statusCode, keyName.body).toBe(400);
+    const nested = await h.api('POST', '/sandbox/deposits', token, { amount: 1, payer: { name: 'a\u0000', document: '11144477735', ispb: '00000000' } });
+    expect(nested.statusCode, nested.body).toBe(400);
+    expect(nested.json().message).toEqual(['payer.name must not contain the NUL character (\\u0000)']);
+    expect(await h.balance(accountId)).toEqual({ available: 10, blocked: 0 });
+  });
+});
