@@ -16,19 +16,41 @@ export async function refuseNulCharacters(request: FastifyRequest) {
   if (fields.length > 0) throw new ValidationError(fields.map((f) => `${f || 'body'} must not contain the NUL character (\\u0000)`));
 }
 
-function collect(value: unknown, path: string, out: string[]) {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push(path);
-    return;
+interface Node {
+  value: unknown;
+  parent: Node | undefined;
+  key: string | number | undefined;
+}
+
+/**
+ * Iterative, so a deeply nested body cannot exhaust the call stack; a field's dotted name is built
+ * only when it holds a NUL.
+ */
+function collect(root: unknown, rootPath: string, out: string[]) {
+  const pending: Node[] = [{ value: root, parent: undefined, key: undefined }];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const { value } = node;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) out.push(nameOf(node, rootPath));
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], parent: node, key: i });
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!;
+        const child = { value: item, parent: node, key };
+        if (key.includes('\u0000')) out.push(nameOf(child, rootPath));
+        else pending.push(child);
+      }
+    }
   }
-  if (!value || typeof value !== 'object') return;
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => collect(item, `${path}[${i}]`, out));
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const name = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) out.push(name);
-    else collect(item, name, out);
-  }
+}
+
+function nameOf(node: Node, rootPath: string): string {
+  const keys: Array<string | number> = [];
+  for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) keys.unshift(n.key);
+  let name = rootPath;
+  for (const key of keys) name += typeof key === 'number' ? `[${key}]` : name ? `.${key}` : key;
+  return name;
 }

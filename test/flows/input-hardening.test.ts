@@ -63,3 +63,17 @@ describe('the NUL character, which PostgreSQL text cannot hold, answers 400 in t
     expect(await h.balance(accountId)).toEqual({ available: 10, blocked: 0 });
   });
 });
+
+describe('deeply nested bodies', () => {
+  it('answer 400, in each family, without exhausting the stack', async () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const send = (url: string, headers: Record<string, string>) =>
+      h.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: deep });
+    const api = await send('/api/pix/cash-out', { authorization: `Bearer ${token}` });
+    expect(api.statusCode, api.body).toBe(400);
+    const oauth = await send('/oauth/token', {});
+    expect(oauth.statusCode, oauth.body).toBe(400);
+    const admin = await send('/admin/accounts', { authorization: 'Bearer test-admin-token-0123456789' });
+    expect(admin.statusCode, admin.body).toBe(400);
+  });
+});
