@@ -87,7 +87,7 @@ export function createLedger(deps: { clock: Clock }) {
     });
     const ids = [...byAccount.keys()].sort((a, b) => a - b);
     if (ids.length > 1) {
-      await sql`SELECT id FROM accounts WHERE id IN (${sql.join(ids)}) ORDER BY id FOR UPDATE`.execute(trx);
+      await sql`SELECT id FROM accounts WHERE id IN (${sql.join(ids)}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
     }
     const sums = ids.map((id) => byAccount.get(id)!.reduce((s, i) => s + entries[i]!.amount, 0));
     const values = sql.join(ids.map((id, k) => sql`(${id}::bigint, ${move.available * sums[k]!}::bigint, ${move.blocked * sums[k]!}::bigint)`));

@@ -207,6 +207,11 @@ export function createPayoutBatcher(deps: {
       }
     }
 
+    if (planned.length === 0) {
+      if (refused.length > 0) await trx.deleteFrom('transactions').where('id', 'in', refused).execute();
+      return out as Array<TransactionRow | Error>;
+    }
+
     // 2. The contended rows, counters first, then accounts, each in key order.
     const windows = limitWindows(now);
     const windowKeys = [windows.day, windows.night].filter((w): w is string => w !== undefined).sort();
@@ -225,7 +230,9 @@ export function createPayoutBatcher(deps: {
       .select(['id', 'available', 'limit_daily', 'limit_nightly'])
       .where('id', 'in', [...new Set(planned.map((p) => p.tx.account_id))].sort((a, b) => a - b))
       .orderBy('id')
-      .forUpdate()
+      // NO KEY UPDATE, the lock an UPDATE of the balance takes: the foreign keys of rows just
+      // inserted (ours and other batches') hold KEY SHARE on the account, which FOR UPDATE would wait on.
+      .forNoKeyUpdate()
       .execute();
     const live = new Map(balances.map((b) => [b.id, { ...b }]));
 

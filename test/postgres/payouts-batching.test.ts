@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cents } from '../../src/domain/money.ts';
+import { DomainError } from '../../src/domain/errors/domain-error.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
+import type { PayoutRequest } from '../../src/services/payouts/outgoing-payout.ts';
+import { cpf } from '../factories.ts';
+import { startHarness, type Harness } from '../harness.ts';
+import { cashOutBody, payer } from '../payouts/helpers.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+let seq = 0;
+/** A network cash-out as the route builds it; submitted in one tick, these land in ONE batch. */
+function request(accountId: number, cents: number, externalId = `batch-${Date.now()}-${++seq}`): PayoutRequest {
+  return {
+    accountId,
+    origin: 'cash_out',
+    family: 'api',
+    externalId,
+    amount: cents as Cents,
+    description: null,
+    pixKey: 'destino@example.com',
+    counterpart: { name: 'Fulano', document: cpf(77), bank: { bankISPB: '00000000', bankName: 'Banco', bankCode: '001', accountBranch: '0001', accountNumber: '1-0' } },
+    scenario: null,
+    destination: { kind: 'network', target: { key: { type: 'EMAIL', normalized: 'destino@example.com' } as never, creditorDocument: cpf(77) } },
+    codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID', insufficient: 'PIX_INSUFFICIENT_BALANCE' },
+  };
+}
+
+const settle = (promises: Array<Promise<unknown>>) =>
+  Promise.all(promises.map((p) => p.then((tx) => ({ ok: true as const, tx: tx as { transaction_id: string } }), (e) => ({ ok: false as const, code: (e as DomainError).code }))));
+
+async function stored(accountId: number) {
+  return h.c.db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).where('kind', '=', 'WITHDRAW').execute();
+}
+
+describe('payout group commit (PostgreSQL)', () => {
+  it('a batch of good and failing payouts: each answers for itself, the good ones commit together', async () => {
+    const a = await payer(h, 100); // R$ 100.00
+    await h.admin('PATCH', `/admin/accounts/${a.id}/limits`, { perTransaction: 50, daily: 90 });
+    const earlier = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
+    expect(earlier.statusCode).toBe(201);
+    const usedExternalId = JSON.parse(earlier.body).externalId as string;
+    const create = h.c.payouts.payouts.create;
+    // All submitted in the same tick: one batch. Day limit R$ 90, R$ 10 already used.
+    const results = await settle([
+      create(request(a.id, 2_000)), // ok (30 used)
+      create(request(a.id, 6_000)), // per-transaction limit (50)
+      create(request(a.id, 500, usedExternalId)), // duplicate of a committed payout
+      create(request(a.id, 4_000)), // ok (70 used)
+      create(request(a.id, 3_000)), // daily limit (would be 100)
+      create(request(a.id, 2_000)), // ok (90 used)
+      create(request(999_999_999, 100)), // unknown account
+      create(request(a.id, 1)), // daily limit (90 used)
+    ]);
+    expect(results.map((r) => (r.ok ? 'ok' : r.code))).toEqual([
+      'ok',
+      'PIX_TRANSACTION_LIMIT_EXCEEDED',
+      'PIX_DUPLICATE_EXTERNAL_ID',
+      'ok',
+      'PIX_DAILY_LIMIT_EXCEEDED',
+      'ok',
+      'NOT_FOUND',
+      'PIX_DAILY_LIMIT_EXCEEDED',
+    ]);
+    expect(await h.balance(a.id)).toEqual({ available: 10, blocked: 90 });
+    const rows = await stored(a.id);
+    expect(rows).toHaveLength(4);
+    expect(rows.every((r) => r.status === 'PENDING')).toBe(true);
+    // Every created payout has its settlement job, in the same commit.
+    const jobs = await h.c.db.selectFrom('jobs').select('payload').where('kind', '=', 'settlement').execute();
+    const scheduled = new Set(jobs.map((j) => (j.payload as { id: number }).id));
+    for (const r of rows) expect(scheduled.has(r.id)).toBe(true);
+    const usage = await h.c.db.selectFrom('payout_limit_usage').select(['window_key', 'total']).where('account_id', '=', a.id).execute();
+    expect(usage.find((u) => u.window_key.startsWith('day:'))!.total).toBe(9_000);
+    await h.advance(1);
+    expect(await h.balance(a.id)).toEqual({ available: 10, blocked: 0 });
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
+  });
+
+  it('an over-subscribed hot account: 60 concurrent payouts over a balance that covers 20 accept exactly 20', async () => {
+    const a = await payer(h, 100);
+    const http = Array.from({ length: 30 }, () => h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 5 })));
+    const direct = Array.from({ length: 30 }, () => h.c.payouts.payouts.create(request(a.id, 500)));
+    const [viaHttp, viaService] = await Promise.all([Promise.all(http), settle(direct)]);
+    const accepted = viaHttp.filter((r) => r.statusCode === 201).length + viaService.filter((r) => r.ok).length;
+    expect(accepted).toBe(20);
+    for (const r of viaHttp.filter((r) => r.statusCode !== 201)) expect(r.json().code).toBe('PIX_INSUFFICIENT_BALANCE');
+    for (const r of viaService) if (!r.ok) expect(r.code).toBe('PIX_INSUFFICIENT_BALANCE');
+    expect(await h.balance(a.id)).toEqual({ available: 0, blocked: 100 });
+    expect(await stored(a.id)).toHaveLength(20);
+    await h.advance(1);
+    expect(await h.balance(a.id)).toEqual({ available: 0, blocked: 0 });
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
+  });
+
+  it('the same externalId in one batch creates one payout; the others name it', async () => {
+    const a = await payer(h, 1000);
+    const results = await settle(Array.from({ length: 10 }, () => h.c.payouts.payouts.create(request(a.id, 1_000, 'same-in-one-batch'))));
+    const created = results.filter((r) => r.ok);
+    expect(created).toHaveLength(1);
+    const id = (created[0] as { tx: { transaction_id: string } }).tx.transaction_id;
+    const rejected = await Promise.all(
+      Array.from({ length: 3 }, () => h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10, externalId: 'same-in-one-batch' }))),
+    );
+    for (const r of rejected) expect(r.json()).toMatchObject({ code: 'PIX_DUPLICATE_EXTERNAL_ID', details: { existingTransactionId: id } });
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.code === 'PIX_DUPLICATE_EXTERNAL_ID')).toBe(true);
+    expect(await stored(a.id)).toHaveLength(1);
+    expect(await h.balance(a.id)).toEqual({ available: 990, blocked: 10 });
+  });
+
+  it('many accounts at once: every payout held, each account limited and funded on its own', async () => {
+    const accounts = await Promise.all(Array.from({ length: 6 }, () => payer(h, 30)));
+    const results = await settle(accounts.flatMap((a) => Array.from({ length: 5 }, () => h.c.payouts.payouts.create(request(a.id, 1_000)))));
+    expect(results.filter((r) => r.ok)).toHaveLength(18); // 3 of R$ 10 per account of R$ 30
+    for (const a of accounts) expect(await h.balance(a.id)).toEqual({ available: 0, blocked: 30 });
+    await h.advance(1);
+    for (const a of accounts) expect(await h.balance(a.id)).toEqual({ available: 0, blocked: 0 });
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
+  });
+});
