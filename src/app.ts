@@ -11,6 +11,7 @@ import { toProblem } from './http/errors/problem.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { requireAdmin } from './http/plugins/admin-auth.ts';
+import { requiredScopeOf } from './http/plugins/account-auth.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { bacenRoutes } from './http/routes/bacen/index.ts';
@@ -54,6 +55,11 @@ export async function buildApp(c: Container): Promise<App> {
     request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
+  // Decisions 4.13: the OpenAPI document names the scope each bearer route needs.
+  app.addHook('onRoute', (route) => {
+    const scope = requiredScopeOf(route.onRequest);
+    if (scope && route.schema) route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

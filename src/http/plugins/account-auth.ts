@@ -17,7 +17,7 @@ declare module 'fastify' {
  * handler writes the answer in its format.
  */
 export function requireAccount(c: Container, scope: Scope) {
-  return async (request: FastifyRequest) => {
+  const guard = async (request: FastifyRequest) => {
     const identity = await c.accountTokens?.authenticate(request.headers.authorization);
     if (!identity) throw new DomainError('UNAUTHORIZED');
     if (!identity.scopes.includes(scope)) {
@@ -25,6 +25,18 @@ export function requireAccount(c: Container, scope: Scope) {
     }
     request.identity = identity;
   };
+  // Read back by `requiredScopeOf`, so the OpenAPI document states each route's scope.
+  return Object.assign(guard, { requiredScope: scope });
+}
+
+/** The scope a route's `onRequest` (one hook or a list) requires through `requireAccount`, if any. */
+export function requiredScopeOf(onRequest: unknown): Scope | undefined {
+  const hooks = Array.isArray(onRequest) ? onRequest : [onRequest];
+  for (const hook of hooks) {
+    const scope = (hook as { requiredScope?: Scope } | undefined)?.requiredScope;
+    if (scope) return scope;
+  }
+  return undefined;
 }
 
 /** The caller's account id on a guarded route. */
