@@ -12,6 +12,7 @@ import { registerJsonParser } from './http/json-body.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { requireAdmin } from './http/plugins/admin-auth.ts';
 import { requiredScopeOf } from './http/plugins/account-auth.ts';
+import { requireSandboxCaller } from './http/plugins/sandbox-actor.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { bacenRoutes } from './http/routes/bacen/index.ts';
@@ -91,7 +92,7 @@ export async function buildApp(c: Container): Promise<App> {
   await family('short', bacenRoutes);
   await family('oauth', oauthRoutes);
   await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken)));
-  if (c.config.mode === 'sandbox') await family('short', sandboxRoutes);
+  if (c.config.mode === 'sandbox') await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)));
 
   app.setNotFoundHandler((request, reply) => {
     const problem = toProblem(new DomainError('NOT_FOUND', undefined, `Route ${request.method} ${request.url.split('?')[0]} not found`));

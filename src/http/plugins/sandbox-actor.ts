@@ -13,9 +13,24 @@ export async function sandboxAccountId(request: FastifyRequest, c: Container, bo
     await c.accounts.get(bodyAccountId);
     return bodyAccountId;
   }
-  const identity = await c.accountTokens?.authenticate(request.headers.authorization);
+  const identity = request.identity ?? (await c.accountTokens?.authenticate(request.headers.authorization));
   if (!identity) {
     throw new DomainError('UNAUTHORIZED', undefined, "Send the account's bearer token, or the admin token with accountId");
   }
   return identity.accountId;
+}
+
+/**
+ * The sandbox family's guard: the admin token or a valid account token, checked before the body is
+ * validated, so an unauthenticated call answers 401 (never a 400 about its body).
+ */
+export function requireSandboxCaller(c: Container) {
+  return async (request: FastifyRequest) => {
+    if (hasAdminToken(request, c.config.adminToken)) return;
+    const identity = await c.accountTokens?.authenticate(request.headers.authorization);
+    if (!identity) {
+      throw new DomainError('UNAUTHORIZED', undefined, "Send the account's bearer token, or the admin token with accountId");
+    }
+    request.identity = identity;
+  };
 }
