@@ -144,7 +144,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
     onUsCharges: chargePayments as OnUsCharges,
     /** Verifies account access tokens (the authentication feature provides it). */
-    accountTokens: createBearerAuthenticator({ db, tokens }) as AccountTokenAuthenticator,
+    accountTokens: createBearerAuthenticator({ db, tokens, clock }) as AccountTokenAuthenticator,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
     start() {
