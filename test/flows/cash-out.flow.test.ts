@@ -102,6 +102,31 @@ describe('flow: cash-out to an external key, a rejected one, and resends', () =>
     expect(rx.at('/one-off')).toHaveLength(1);
     expect(hooks.verifier.verify(rx.at('/one-off')[0]!.raw, rx.at('/one-off')[0]!.headers as Record<string, string>)).toMatchObject({ status: 'ERROR', errorCode: 'BLOCKED_ACCOUNT' });
     expect(hooks.bodies('cash_out')).toHaveLength(before + 4);
+    // The receiving bank returns R$ 20.25 of the settled payout: a Refund out, CREDIT, with refund_out.
+    const returned = await h.api('POST', `/sandbox/payouts/${ok.json().transactionId}/refund`, token, { amount: 20.25 });
+    expect(returned.statusCode, returned.body).toBe(201);
+    await deliverAll(h);
+    expect(await balances(h, token)).toEqual({ available: 400, blocked: 0 });
+    const [reversal, ...moreReversals] = hooks.bodies('refund_out');
+    expect(moreReversals).toHaveLength(0);
+    expect(reversal).toMatchObject({
+      event: 'CashOutReversal',
+      status: 'CONFIRMED',
+      movementType: 'CREDIT',
+      transactionId: returned.json().transactionId,
+      originalAmount: 20.25,
+      endToEndId: expect.stringMatching(/^D\d{8}/),
+      parentTransaction: {
+        transactionId: ok.json().transactionId,
+        externalId: 'pay-ok',
+        endToEndId: confirmed.endToEndId,
+        wasTotalRefunded: false,
+        remainingAmountForRefund: 100,
+        counterpart: { document: expect.stringMatching(MASKED_CPF) },
+      },
+    });
+    expect((await transactionsOf(h, token, '&type=REFUND_OUT')).list.map((t) => [t.operationType, t.movementType, t.finalAmount])).toEqual([['Refund out', 'CREDIT', 20.25]]);
+
     // Another account cannot resend these.
     const other = await h.createAccount();
     const otherToken = await h.tokenFor(other.id);
