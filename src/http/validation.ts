@@ -39,7 +39,7 @@ const coercingAjv = newAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(withSafeIntegers(schema)) as ValidateFunction;
+  return ajv.compile(withSafeIntegers(schema) as object) as ValidateFunction;
 };
 
 /**
