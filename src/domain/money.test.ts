@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_AMOUNT,
   basisPointsFromPercent,
+  percentFromBasisPoints,
   cents,
   centsFromDecimalString,
   centsFromNumber,
@@ -160,5 +161,16 @@ describe('feeFor', () => {
     [1, 0, 5000, 1],
   ])('amount %s, fixed %s, %s bp -> %s', (amount, fixed, bp, expected) => {
     expect(feeFor(cents(amount), { fixed: cents(fixed), percentBp: bp })).toBe(expected);
+  });
+});
+
+describe('percentFromBasisPoints', () => {
+  it.each([
+    [150, 1.5],
+    [0, 0],
+    [10_000, 100],
+    [1, 0.01],
+  ])('%d bp is %d%%', (bp, percent) => {
+    expect(percentFromBasisPoints(bp)).toBe(percent);
   });
 });

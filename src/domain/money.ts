@@ -100,6 +100,11 @@ export interface Fee {
 }
 
 /** fixed + percent of the amount; the percent part is rounded on its own, then added. */
+/** Basis points back to a percent for display: 150 -> 1.5. */
+export function percentFromBasisPoints(basisPoints: number): number {
+  return basisPoints / 100;
+}
+
 export function feeFor(amount: Cents, fee: Fee): Cents {
   return cents(fee.fixed + percentOf(amount, fee.percentBp));
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, isUuidV4 } from '../../domain/ids.ts';
-import { feeFor, type Cents } from '../../domain/money.ts';
+import { feeFor, toBrlNumber, type Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -121,7 +121,7 @@ export function createChargePayments(deps: {
       const result = await payInTrx(trx, charge, { ...(input.amount !== undefined ? { amount: input.amount } : {}), payer });
       if (result.ok) return result.tx;
       if (result.reason === 'AMOUNT_MISMATCH') {
-        throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: charge.amount / 100 }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
+        throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: toBrlNumber(charge.amount as Cents) }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
       }
       throw new DomainError('CHARGE_NOT_PAYABLE', { status: charge.status }, `The charge cannot be paid: it is ${charge.status === 'ATIVA' ? 'expired' : charge.status}`);
     });

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { percentFromBasisPoints, toBrlNumber, type Cents } from '../../../domain/money.ts';
 import type { AccountRow } from '../../../db/repos/accounts.repo.ts';
 
 const brl = (c: number) => toBrlNumber(c as Cents);
-const percent = (bp: number) => bp / 100; // basis points to percent: 150 -> 1.5
+const percent = percentFromBasisPoints;
 
 export const Limits = Type.Object({ perTransaction: Type.Number(), daily: Type.Number(), nightly: Type.Number() });
 const Fee = Type.Object({ fixed: Type.Number(), percent: Type.Number() });
