@@ -92,6 +92,7 @@ async function makeAccounts(s: Service, n: number, funds: number) {
 }
 
 async function load(s: Service, label: string, accounts: Array<{ id: number; token: string }>) {
+  const before = s.c.payouts.payouts.batchStats() ?? { batches: 0, items: 0, retries: 0, fallbacks: 0 };
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const created: string[] = [];
@@ -119,7 +120,10 @@ async function load(s: Service, label: string, accounts: Array<{ id: number; tok
   await Promise.all(Array.from({ length: CLIENTS }, (_, k) => client(k)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
+  const after = s.c.payouts.payouts.batchStats() ?? before;
+  const batches = after.batches - before.batches;
   return {
+    batching: `${batches} batches, ${(batches ? (after.items - before.items) / batches : 0).toFixed(1)} per batch, ${after.retries - before.retries} reruns, ${after.fallbacks - before.fallbacks} one by one`,
     label,
     requests: latencies.length,
     perSecond: Math.round(latencies.length / elapsed),
@@ -168,7 +172,7 @@ async function bench(kind: 'pglite' | 'postgres') {
     console.log(`\n${kind} (${CLIENTS} clients, ${SECONDS}s per load; settlement jobs running alongside; ${pending.n} still PENDING at the end)`);
     for (const r of results) {
       console.log(
-        `  ${r.label.padEnd(9)} ${String(r.perSecond).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   ${r.requests} requests ${JSON.stringify(r.statuses)}`,
+        `  ${r.label.padEnd(9)} ${String(r.perSecond).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   ${r.requests} requests ${JSON.stringify(r.statuses)}; ${r.batching}`,
       );
     }
     console.log(`  peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MiB`);

@@ -83,6 +83,18 @@ export function createScheduler(deps: {
     return row.id;
   }
 
+  /**
+   * The INSERT of many jobs of one kind (at least one), for a caller that runs it inside a larger
+   * statement (a CTE) to save a round trip; `scheduleMany` runs it alone.
+   */
+  function scheduleManyStatement(kind: string, jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>) {
+    if (jobs.length === 0) throw new Error('scheduleManyStatement needs at least one job');
+    const now = deps.clock.now();
+    const maxAttempts = handlers.get(kind)?.options.maxAttempts ?? 10;
+    const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(j.payload)}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz)`);
+    return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at) VALUES ${sql.join(rows)}`;
+  }
+
   /** `schedule` for many jobs of one kind: one multi-row insert. */
   async function scheduleMany(
     trx: Kysely<DB> | Trx<DB>,
@@ -90,12 +102,7 @@ export function createScheduler(deps: {
     jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>,
   ): Promise<void> {
     if (jobs.length === 0) return;
-    const now = deps.clock.now();
-    const maxAttempts = handlers.get(kind)?.options.maxAttempts ?? 10;
-    await trx
-      .insertInto('jobs')
-      .values(jobs.map((j) => ({ kind, run_at: j.runAt, payload: JSON.stringify(j.payload), max_attempts: maxAttempts, created_at: now, updated_at: now })))
-      .execute();
+    await scheduleManyStatement(kind, jobs).execute(trx);
   }
 
   type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
@@ -212,6 +219,7 @@ export function createScheduler(deps: {
     register,
     schedule,
     scheduleMany,
+    scheduleManyStatement,
     runDue,
     start() {
       if (!stopped) return;

@@ -29,6 +29,11 @@ const MOVES = {
 
 export type LedgerOperation = keyof typeof MOVES;
 
+export interface ApplyOptions {
+  /** The caller already holds the accounts' row locks (taken in id order): skip taking them again. */
+  accountsLockedByCaller?: boolean;
+}
+
 /**
  * The only code that moves money. Each operation is one conditional UPDATE (never read-then-write)
  * plus its postings, in the caller's transaction, so balances and postings can never disagree and
@@ -73,12 +78,13 @@ export function createLedger(deps: { clock: Clock }) {
   }
 
   /**
-   * A batch: the entries of each account are summed and applied by ONE conditional multi-row
-   * UPDATE (the accounts locked first in id order, so two batches never deadlock on each other);
-   * an account whose sum the balance does not cover falls back to entry-by-entry updates, so the
+   * The entries of each account are summed and applied by ONE statement: a conditional multi-row
+   * UPDATE and, in the same statement, the postings of the accounts it moved (several accounts are
+   * locked first in id order, unless the caller holds them, so two batches never deadlock). An
+   * account whose sum the balance does not cover falls back to entry-by-entry updates, so the
    * per-entry results are exactly those of applying the entries one after the other.
    */
-  async function applyMany(trx: Db, move: Move, entries: LedgerEntry[], now: Date): Promise<LedgerResult[]> {
+  async function applyAll(trx: Db, move: Move, entries: LedgerEntry[], now: Date, lockedByCaller: boolean): Promise<LedgerResult[]> {
     const byAccount = new Map<number, number[]>();
     entries.forEach((e, i) => {
       const list = byAccount.get(e.accountId);
@@ -86,18 +92,30 @@ export function createLedger(deps: { clock: Clock }) {
       else byAccount.set(e.accountId, [i]);
     });
     const ids = [...byAccount.keys()].sort((a, b) => a - b);
-    if (ids.length > 1) {
+    if (ids.length > 1 && !lockedByCaller) {
       await sql`SELECT id FROM accounts WHERE id IN (${sql.join(ids)}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
     }
     const sums = ids.map((id) => byAccount.get(id)!.reduce((s, i) => s + entries[i]!.amount, 0));
     const values = sql.join(ids.map((id, k) => sql`(${id}::bigint, ${move.available * sums[k]!}::bigint, ${move.blocked * sums[k]!}::bigint)`));
+    const planned: Posting[] = [];
+    for (const entry of entries) postingsOf(move, entry, now, planned);
+    const postingValues = sql.join(planned.map((p) => sql`(${p.account_id}::bigint, ${p.transaction_id}::bigint, ${p.bucket}::text, ${p.delta}::bigint, ${p.reason}::text)`));
     const updated = await sql<{ id: number; available: number; blocked: number }>`
-      UPDATE accounts a SET available = a.available + v.da, blocked = a.blocked + v.db, updated_at = ${now}
-        FROM (VALUES ${values}) AS v (id, da, db)
-       WHERE a.id = v.id AND a.available + v.da >= 0 AND a.blocked + v.db >= 0
-      RETURNING a.id, a.available, a.blocked`.execute(trx);
+      WITH moved AS (
+        UPDATE accounts a SET available = a.available + v.da, blocked = a.blocked + v.db, updated_at = ${now}
+          FROM (VALUES ${values}) AS v (id, da, db)
+         WHERE a.id = v.id AND a.available + v.da >= 0 AND a.blocked + v.db >= 0
+        RETURNING a.id, a.available, a.blocked
+      ), posted AS (
+        INSERT INTO postings (account_id, transaction_id, bucket, delta, reason, created_at)
+        SELECT p.account_id, p.transaction_id, p.bucket, p.delta, p.reason, ${now}::timestamptz
+          FROM (VALUES ${postingValues}) AS p (account_id, transaction_id, bucket, delta, reason)
+         WHERE p.account_id IN (SELECT id FROM moved)
+      )
+      SELECT id, available, blocked FROM moved`.execute(trx);
     const after = new Map(updated.rows.map((r) => [Number(r.id), r]));
     const results: LedgerResult[] = new Array(entries.length);
+    const late: Posting[] = [];
     for (const id of ids) {
       const indexes = byAccount.get(id)!;
       const final = after.get(id);
@@ -112,13 +130,17 @@ export function createLedger(deps: { clock: Clock }) {
           blocked -= move.blocked * e.amount;
         }
       } else {
-        for (const i of indexes) results[i] = await applyOne(trx, move, entries[i]!, now);
+        for (const i of indexes) {
+          results[i] = await applyOne(trx, move, entries[i]!, now);
+          if (results[i]!.ok) postingsOf(move, entries[i]!, now, late);
+        }
       }
     }
+    if (late.length > 0) await trx.insertInto('postings').values(late).execute();
     return results;
   }
 
-  async function apply(trx: Db, op: LedgerOperation, entries: LedgerEntry[]): Promise<LedgerResult[]> {
+  async function apply(trx: Db, op: LedgerOperation, entries: LedgerEntry[], options: ApplyOptions = {}): Promise<LedgerResult[]> {
     const move = MOVES[op];
     for (const entry of entries) {
       if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) {
@@ -126,14 +148,7 @@ export function createLedger(deps: { clock: Clock }) {
       }
     }
     if (entries.length === 0) return [];
-    const now = deps.clock.now();
-    const results = entries.length === 1 ? [await applyOne(trx, move, entries[0]!, now)] : await applyMany(trx, move, entries, now);
-    const postings: Posting[] = [];
-    entries.forEach((entry, i) => {
-      if (results[i]!.ok) postingsOf(move, entry, now, postings);
-    });
-    if (postings.length > 0) await trx.insertInto('postings').values(postings).execute();
-    return results;
+    return applyAll(trx, move, entries, deps.clock.now(), options.accountsLockedByCaller === true);
   }
 
   async function whyRefused(trx: Db, accountId: number, move: Move): Promise<Exclude<LedgerResult, { ok: true }>['error']> {
@@ -145,10 +160,10 @@ export function createLedger(deps: { clock: Clock }) {
   const one = (op: LedgerOperation) => async (trx: Db, entry: LedgerEntry) => (await apply(trx, op, [entry]))[0]!;
 
   return {
-    hold: (trx: Db, entries: LedgerEntry[]) => apply(trx, 'hold', entries),
-    settle: (trx: Db, entries: LedgerEntry[]) => apply(trx, 'settle', entries),
-    release: (trx: Db, entries: LedgerEntry[]) => apply(trx, 'release', entries),
-    credit: (trx: Db, entries: LedgerEntry[]) => apply(trx, 'credit', entries),
+    hold: (trx: Db, entries: LedgerEntry[], options?: ApplyOptions) => apply(trx, 'hold', entries, options),
+    settle: (trx: Db, entries: LedgerEntry[], options?: ApplyOptions) => apply(trx, 'settle', entries, options),
+    release: (trx: Db, entries: LedgerEntry[], options?: ApplyOptions) => apply(trx, 'release', entries, options),
+    credit: (trx: Db, entries: LedgerEntry[], options?: ApplyOptions) => apply(trx, 'credit', entries, options),
     holdOne: one('hold'),
     settleOne: one('settle'),
     releaseOne: one('release'),

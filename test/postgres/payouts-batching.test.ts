@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Cents } from '../../src/domain/money.ts';
 import { DomainError } from '../../src/domain/errors/domain-error.ts';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
@@ -12,6 +12,8 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
+// Every payout here must go through the batch path itself, never its item-by-item fallback.
+afterEach(() => expect(h.c.payouts.payouts.batchStats()).toMatchObject({ fallbacks: 0 }));
 
 let seq = 0;
 /** A network cash-out as the route builds it; submitted in one tick, these land in ONE batch. */

@@ -159,7 +159,7 @@ export function createOutgoingPayouts(deps: {
     return alone(req);
   }
 
-  return { create };
+  return { create, batchStats: () => batcher?.stats() };
 }
 
 export type OutgoingPayouts = ReturnType<typeof createOutgoingPayouts>;

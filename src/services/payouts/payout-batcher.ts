@@ -80,6 +80,7 @@ export function createPayoutBatcher(deps: {
   const queue: Item[] = [];
   let running = 0;
   let scheduled = false;
+  const stats = { batches: 0, items: 0, retries: 0, fallbacks: 0 };
 
   function submit(req: BatchablePayout): Promise<TransactionRow> {
     return new Promise((resolve, reject) => {
@@ -117,6 +118,8 @@ export function createPayoutBatcher(deps: {
     while (running < deps.inFlight && queue.length > 0) {
       const batch = take();
       running += 1;
+      stats.batches += 1;
+      stats.items += batch.length;
       run(batch).finally(() => {
         running -= 1;
         pump();
@@ -136,7 +139,11 @@ export function createPayoutBatcher(deps: {
         return;
       } catch (error) {
         const code = (error as { code?: string })?.code;
-        if (code && RETRYABLE.has(code) && attempt < 5) continue;
+        if (code && RETRYABLE.has(code) && attempt < 5) {
+          stats.retries += 1;
+          continue;
+        }
+        stats.fallbacks += 1;
         // Not the items' fault as far as we know: each runs alone, and answers for itself.
         await Promise.all(batch.map((item) => deps.alone(item.req).then(item.resolve, item.reject)));
         return;
@@ -144,15 +151,48 @@ export function createPayoutBatcher(deps: {
     }
   }
 
-  /** The batch's transaction; answers one row or one error per item, in order. */
+  /**
+   * The batch's transaction; answers one row or one error per item, in order. Five statements
+   * whatever the batch's size (plus one to name the rows a duplicate externalId collides with):
+   * lock counters, lock accounts, insert rows, write counters + jobs + drop refused rows, hold.
+   */
   async function admit(trx: Trx<DB>, batch: Item[]): Promise<Array<TransactionRow | Error>> {
     const out: Array<TransactionRow | Error | undefined> = new Array(batch.length);
     const now = deps.clock.now();
+    const windows = limitWindows(now);
+    const windowKeys = [windows.day, windows.night].filter((w): w is string => w !== undefined).sort();
     const accountIds = [...new Set(batch.map((i) => i.req.accountId))].sort((a, b) => a - b);
-    const accounts = new Map((await trx.selectFrom('accounts').selectAll().where('id', 'in', accountIds).execute()).map((a) => [a.id, a]));
 
-    // The checks that need no lock, in the order the single path makes them.
-    const rows: Array<{ index: number; row: NewTransaction }> = [];
+    // 1-2. The contended rows, counters first, then accounts, each in key order (the order every
+    // payout and settlement path takes them in). The counters' upsert creates missing windows.
+    const limited = [...new Set(batch.filter((i) => LIMITED_ORIGINS.has(i.req.origin)).map((i) => i.req.accountId))].sort((a, b) => a - b);
+    const totals = new Map<string, number>();
+    if (limited.length > 0) {
+      const keys = limited.flatMap((a) => windowKeys.map((w) => sql`(${a}::bigint, ${w}::text, 0::bigint)`));
+      const locked = await sql<{ account_id: number; window_key: string; total: number }>`
+        INSERT INTO payout_limit_usage (account_id, window_key, total)
+        SELECT k.account_id, k.window_key, k.total FROM (VALUES ${sql.join(keys)}) AS k (account_id, window_key, total)
+          JOIN accounts a ON a.id = k.account_id
+        ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total
+        RETURNING account_id, window_key, total`.execute(trx);
+      for (const r of locked.rows) totals.set(`${r.account_id}|${r.window_key}`, Number(r.total));
+    }
+    const accounts = new Map(
+      (
+        await trx
+          .selectFrom('accounts')
+          .selectAll()
+          .where('id', 'in', accountIds)
+          .orderBy('id')
+          // NO KEY UPDATE, the lock an UPDATE of the balance takes: the foreign keys of rows being
+          // inserted (ours and other batches') hold KEY SHARE on the account, which FOR UPDATE would wait on.
+          .forNoKeyUpdate()
+          .execute()
+      ).map((a) => [a.id, a]),
+    );
+
+    // The checks that need no running total, in the order the single path makes them.
+    const candidates: Array<{ index: number; row: NewTransaction }> = [];
     batch.forEach(({ req }, index) => {
       const account = accounts.get(req.accountId);
       if (!account) return (out[index] = new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`));
@@ -161,140 +201,121 @@ export function createPayoutBatcher(deps: {
       if (LIMITED_ORIGINS.has(req.origin) && req.amount > account.limit_per_transaction) {
         return (out[index] = new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: account.limit_per_transaction / 100 }));
       }
-      rows.push({ index, row: payoutRow(req, account, fee, req.counterpart, now) });
+      candidates.push({ index, row: payoutRow(req, account, fee, req.counterpart, now) });
     });
-    if (rows.length === 0) return out as Array<TransactionRow | Error>;
+    if (candidates.length === 0) return out as Array<TransactionRow | Error>;
 
-    // 1. The rows, in key order (two batches racing on the same externalIds wait in one order).
-    rows.sort((a, b) => a.row.account_id - b.row.account_id || String(a.row.external_id).localeCompare(String(b.row.external_id)));
+    // 3. The rows (the unique index decides duplicates, as for a single payout), in key order.
+    const ordered = [...candidates].sort(
+      (a, b) => a.row.account_id - b.row.account_id || String(a.row.external_id).localeCompare(String(b.row.external_id)),
+    );
     const inserted = await trx
       .insertInto('transactions')
-      .values(rows.map((r) => r.row))
+      .values(ordered.map((r) => r.row))
       .onConflict((oc) => oc.columns(['account_id', 'external_id']).where('external_id', 'is not', null).doNothing())
       .returningAll()
       .execute();
     const byUuid = new Map(inserted.map((r) => [r.transaction_id, r]));
-    const created: Array<{ index: number; tx: TransactionRow }> = [];
-    const duplicates: Array<{ index: number; accountId: number; externalId: string }> = [];
-    for (const { index, row } of rows) {
-      const tx = byUuid.get(row.transaction_id);
-      if (tx) created.push({ index, tx });
-      else duplicates.push({ index, accountId: row.account_id, externalId: row.external_id! });
-    }
+    const duplicates = candidates.filter((c) => !byUuid.has(c.row.transaction_id as string));
     if (duplicates.length > 0) {
       const existing = await trx
         .selectFrom('transactions')
         .select(['account_id', 'external_id', 'transaction_id'])
-        .where((e) => e.or(duplicates.map((d) => e.and([e('account_id', '=', d.accountId), e('external_id', '=', d.externalId)]))))
+        .where((e) => e.or(duplicates.map((d) => e.and([e('account_id', '=', d.row.account_id), e('external_id', '=', d.row.external_id!)]))))
         .execute();
       for (const d of duplicates) {
-        const found = existing.find((r) => r.account_id === d.accountId && r.external_id === d.externalId);
+        const found = existing.find((r) => r.account_id === d.row.account_id && r.external_id === d.row.external_id);
         const { req } = batch[d.index]!;
         out[d.index] = new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: found?.transaction_id });
       }
     }
-    created.sort((a, b) => a.index - b.index); // arrival order from here on
 
-    // When the network will answer each payment (a payment it refuses is this item's error).
-    const planned: Array<{ index: number; tx: TransactionRow; job: { runAt: Date; payload: Record<string, unknown> } }> = [];
+    // 4. Each new row, in arrival order, against the locked totals and balance, exactly as if
+    // the requests had run one after the other. The network says when it will answer each one.
+    const live = new Map([...accounts.values()].map((a) => [a.id, { available: a.available }]));
+    const admitted: Array<{ index: number; tx: TransactionRow; job: { runAt: Date; payload: Record<string, unknown> } }> = [];
     const refused: number[] = [];
-    for (const { index, tx } of created) {
-      try {
-        planned.push({ index, tx, job: await deps.settlement.plan(tx, batch[index]!.req.destination.target) });
-      } catch (error) {
-        out[index] = error as Error;
-        refused.push(tx.id);
-      }
-    }
-
-    if (planned.length === 0) {
-      if (refused.length > 0) await trx.deleteFrom('transactions').where('id', 'in', refused).execute();
-      return out as Array<TransactionRow | Error>;
-    }
-
-    // 2. The contended rows, counters first, then accounts, each in key order.
-    const windows = limitWindows(now);
-    const windowKeys = [windows.day, windows.night].filter((w): w is string => w !== undefined).sort();
-    const limited = [...new Set(planned.filter((p) => LIMITED_ORIGINS.has(p.tx.origin)).map((p) => p.tx.account_id))].sort((a, b) => a - b);
-    const totals = new Map<string, number>();
-    if (limited.length > 0) {
-      const keys = limited.flatMap((a) => windowKeys.map((w) => sql`(${a}::bigint, ${w}::text, 0::bigint)`));
-      const locked = await sql<{ account_id: number; window_key: string; total: number }>`
-        INSERT INTO payout_limit_usage (account_id, window_key, total) VALUES ${sql.join(keys)}
-        ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total
-        RETURNING account_id, window_key, total`.execute(trx);
-      for (const r of locked.rows) totals.set(`${r.account_id}|${r.window_key}`, Number(r.total));
-    }
-    const balances = await trx
-      .selectFrom('accounts')
-      .select(['id', 'available', 'limit_daily', 'limit_nightly'])
-      .where('id', 'in', [...new Set(planned.map((p) => p.tx.account_id))].sort((a, b) => a - b))
-      .orderBy('id')
-      // NO KEY UPDATE, the lock an UPDATE of the balance takes: the foreign keys of rows just
-      // inserted (ours and other batches') hold KEY SHARE on the account, which FOR UPDATE would wait on.
-      .forNoKeyUpdate()
-      .execute();
-    const live = new Map(balances.map((b) => [b.id, { ...b }]));
-
-    // 3. Each item against the locked totals and balance, in arrival order.
-    const admitted: typeof planned = [];
     const added = new Map<string, { accountId: number; window: string; amount: number; limit: number }>();
-    for (const p of planned) {
-      const { req } = batch[p.index]!;
-      const acc = live.get(p.tx.account_id)!;
-      const amount = p.tx.original_amount;
-      let error: DomainError | undefined;
-      if (LIMITED_ORIGINS.has(p.tx.origin)) {
-        if ((totals.get(`${acc.id}|${windows.day}`) ?? 0) + amount > acc.limit_daily) {
-          error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: acc.limit_daily / 100 });
-        } else if (windows.night && (totals.get(`${acc.id}|${windows.night}`) ?? 0) + amount > acc.limit_nightly) {
-          error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: acc.limit_nightly / 100 });
+    for (const { index, row } of candidates) {
+      const tx = byUuid.get(row.transaction_id as string);
+      if (!tx) continue;
+      const { req } = batch[index]!;
+      const account = accounts.get(tx.account_id)!;
+      const balance = live.get(tx.account_id)!;
+      const amount = tx.original_amount;
+      const limited = LIMITED_ORIGINS.has(tx.origin);
+      let error: unknown;
+      if (limited && (totals.get(`${account.id}|${windows.day}`) ?? 0) + amount > account.limit_daily) {
+        error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: account.limit_daily / 100 });
+      } else if (limited && windows.night && (totals.get(`${account.id}|${windows.night}`) ?? 0) + amount > account.limit_nightly) {
+        error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: account.limit_nightly / 100 });
+      } else if (balance.available < tx.final_amount) {
+        error = new DomainError(req.codes.insufficient);
+      }
+      let job: { runAt: Date; payload: Record<string, unknown> } | undefined;
+      if (!error) {
+        try {
+          job = await deps.settlement.plan(tx, req.destination.target);
+        } catch (planError) {
+          error = planError; // the network would not take this one: its own error, the others go on
         }
       }
-      if (!error && acc.available < p.tx.final_amount) error = new DomainError(req.codes.insufficient);
-      if (error) {
-        out[p.index] = error;
-        refused.push(p.tx.id);
+      if (error || !job) {
+        out[index] = error as Error;
+        refused.push(tx.id);
         continue;
       }
-      acc.available -= p.tx.final_amount;
-      if (LIMITED_ORIGINS.has(p.tx.origin)) {
-        for (const [w, limit] of [[windows.day, acc.limit_daily], [windows.night, acc.limit_nightly]] as const) {
+      balance.available -= tx.final_amount;
+      if (limited) {
+        for (const [w, limit] of [[windows.day, account.limit_daily], [windows.night, account.limit_nightly]] as const) {
           if (!w) continue;
-          const k = `${acc.id}|${w}`;
+          const k = `${account.id}|${w}`;
           totals.set(k, (totals.get(k) ?? 0) + amount);
-          const a = added.get(k) ?? { accountId: acc.id, window: w, amount: 0, limit };
+          const a = added.get(k) ?? { accountId: account.id, window: w, amount: 0, limit };
           a.amount += amount;
           added.set(k, a);
         }
       }
-      admitted.push(p);
+      admitted.push({ index, tx, job });
     }
 
-    // 4. Writes: refused rows gone, counters, hold, jobs.
-    if (refused.length > 0) await trx.deleteFrom('transactions').where('id', 'in', refused).execute();
-    if (added.size > 0) {
-      const values = [...added.values()].map((a) => sql`(${a.accountId}::bigint, ${a.window}::text, ${a.amount}::bigint, ${a.limit}::bigint)`);
-      const updated = await sql`
+    // 5. One statement: refused rows gone, counters raised (conditionally: under the locks above
+    // this cannot fail, and if it ever did nothing of the batch would commit), jobs scheduled.
+    const counters = [...added.values()].map((a) => sql`(${a.accountId}::bigint, ${a.window}::text, ${a.amount}::bigint, ${a.limit}::bigint)`);
+    const parts = [];
+    if (refused.length > 0) parts.push(sql`dropped AS (DELETE FROM transactions WHERE id IN (${sql.join(refused)}))`);
+    if (counters.length > 0) {
+      parts.push(sql`counted AS (
         UPDATE payout_limit_usage u SET total = u.total + v.amount
-          FROM (VALUES ${sql.join(values)}) AS v (account_id, window_key, amount, lim)
-         WHERE u.account_id = v.account_id AND u.window_key = v.window_key AND u.total + v.amount <= v.lim`.execute(trx);
-      // Under the locks above this cannot differ; if it ever did, nothing of the batch commits.
-      if (Number(updated.numAffectedRows ?? added.size) !== added.size) throw new Error('payout batch: limit counters moved under their lock');
+          FROM (VALUES ${sql.join(counters)}) AS v (account_id, window_key, amount, lim)
+         WHERE u.account_id = v.account_id AND u.window_key = v.window_key AND u.total + v.amount <= v.lim
+        RETURNING 1)`);
     }
+    if (admitted.length > 0) parts.push(sql`scheduled AS (${deps.settlement.startManyStatement(admitted.map((p) => p.job))})`);
+    if (parts.length > 0) {
+      const wrote = await sql<{ counted: string | number }>`
+        WITH ${sql.join(parts)} SELECT ${counters.length > 0 ? sql`(SELECT count(*) FROM counted)` : sql`0`} AS counted`.execute(trx);
+      if (Number(wrote.rows[0]!.counted) !== counters.length) throw new Error('payout batch: limit counters moved under their lock');
+    }
+
+    // 6. The money, last: one statement for every admitted payout (the accounts are ours already).
     if (admitted.length > 0) {
       const held = await deps.ledger.hold(
         trx,
         admitted.map((p) => ({ accountId: p.tx.account_id, amount: p.tx.final_amount as Cents, transactionId: p.tx.id, reason: 'hold' })),
+        { accountsLockedByCaller: true },
       );
       if (held.some((h) => !h.ok)) throw new Error('payout batch: a hold failed under the account lock');
-      await deps.settlement.startMany(trx, admitted.map((p) => p.job));
       for (const p of admitted) out[p.index] = p.tx;
     }
     return out as Array<TransactionRow | Error>;
   }
 
-  return { submit };
+  return {
+    submit,
+    /** Batches run, items they carried, batches rerun (deadlock) and run item by item (failure). */
+    stats: () => ({ ...stats }),
+  };
 }
 
 export type PayoutBatcher = ReturnType<typeof createPayoutBatcher>;

@@ -221,6 +221,10 @@ export function createSettlement(deps: {
     async startMany(trx: Kysely<DB> | Trx<DB>, jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>): Promise<void> {
       await deps.scheduler.scheduleMany(trx, SETTLEMENT_JOB, jobs);
     },
+    /** `startMany` as one INSERT statement (at least one job), to run inside the caller's CTE. */
+    startManyStatement(jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>) {
+      return deps.scheduler.scheduleManyStatement(SETTLEMENT_JOB, jobs);
+    },
   };
 }
 
