@@ -64,7 +64,7 @@ describe('flow: direct transfer with a replayed idempotency key', () => {
 });
 
 describe('flow: on-us payments between two accounts of ours', () => {
-  it('by key and by the dynamic QR code of the other account\'s charge: both sides notified, both balances move at once', async () => {
+  it('by key, by the dynamic QR code of the other account\'s charge and by /dict/pix: both sides notified, both balances move at once', async () => {
     const payerDoc = cpf(5150);
     const receiverDoc = cpf(6160);
     const a = await h.createAccount({ name: 'Conta Pagadora', document: payerDoc, funds: 300 });
@@ -115,11 +115,25 @@ describe('flow: on-us payments between two accounts of ours', () => {
     const bTxs = await transactionsOf(h, bToken);
     expect(bTxs.byId.get(charge.json().transactionId)).toMatchObject({ operationType: 'Pix in', status: 'Confirmado', finalAmount: 55.55, endToEndId: out2.endToEndId });
     expect(bTxs.list.filter((t) => t.operationType === 'Pix in')).toHaveLength(2);
+    // By /dict/pix to B's key: TRANSFER v2 to A's cash_out URL, CashIn to B's cash_in URL.
+    const key = randomUUID();
+    const direct = await h.api('POST', '/dict/pix', aToken, { pixKey: b.pixKey, creditorDocument: receiverDoc, priority: 'HIGH', payment: { currency: 'BRL', amount: 4.45 } }, { 'x-idempotency-key': key });
+    expect(direct.statusCode, direct.body).toBe(201);
+    await h.advance(2);
+    await deliverAll(h);
+    expect(await balances(h, aToken)).toEqual({ available: 200, blocked: 0 });
+    expect(await balances(h, bToken)).toEqual({ available: 100, blocked: 0 });
+    const transfer = aHooks.bodies('cash_out')[2];
+    expect(transfer).toMatchObject({ type: 'TRANSFER', data: { id: direct.json().id, status: 'LIQUIDATED', payment: { amount: '4.45' }, idempotencyKey: key, creditorAccount: { name: 'Conta Recebedora', document: expect.stringMatching(MASKED_CPF), ispb: '99999999' } } });
+    const in3 = bHooks.bodies('cash_in')[2];
+    expect(in3).toMatchObject({ event: 'CashIn', status: 'CONFIRMED', originalAmount: 4.45, endToEndId: transfer.data.endToEndId, counterpart: { name: 'Conta Pagadora' } });
+
     // Nothing is left for the scheduler to settle twice.
     await h.advance(5);
     await deliverAll(h);
-    expect(await balances(h, aToken)).toEqual({ available: 204.45, blocked: 0 });
-    expect(await balances(h, bToken)).toEqual({ available: 95.55, blocked: 0 });
-    expect(bHooks.bodies('cash_in')).toHaveLength(2);
+    expect(await balances(h, aToken)).toEqual({ available: 200, blocked: 0 });
+    expect(await balances(h, bToken)).toEqual({ available: 100, blocked: 0 });
+    expect(bHooks.bodies('cash_in')).toHaveLength(3);
+    expect(aHooks.bodies('cash_out')).toHaveLength(3);
   });
 });
