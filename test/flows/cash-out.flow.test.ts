@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { balances, deliverAll, ISO, MASKED_CPF, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
 
@@ -134,5 +135,11 @@ describe('flow: cash-out to an external key, a rejected one, and resends', () =>
       const res = await h.api('POST', `/api/resend-webhook/${identifier}`, otherToken);
       expect(res.statusCode, identifier).toBe(404);
     }
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { balances, deliverAll, ISO, MASKED_CPF, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
 
@@ -167,5 +168,11 @@ describe('flow: charge, payment, partial refund, the rest, a refused third refun
     expect(hooks.bodies('cash_in')).toHaveLength(1);
     expect(hooks.bodies('refund_in')).toHaveLength(2);
     expect(hooks.bodies('cash_out')).toHaveLength(0);
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { balances, deliverAll, ISO, MASKED_CPF, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
 
@@ -98,5 +99,11 @@ describe('flow: cob paid, then devolucao, in the compatible family', () => {
     const over = await h.api('PUT', `/pix/${e2e}/devolucao/dev2`, token, { valor: '54.51' });
     expect(over.statusCode).toBe(400);
     expect(over.json()).toEqual({ statusCode: 400, message: expect.anything(), error: 'Bad Request' });
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });

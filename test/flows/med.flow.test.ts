@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { balances, deliverAll, ISO, MASKED_CPF, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
 
@@ -80,5 +81,11 @@ describe('flow: MEDs against received PIX', () => {
     expect((await h.api('POST', `/sandbox/med/${med2.id}/transition`, token, { to: 'CANCELLED' })).statusCode).toBe(409);
     expect(await balances(h, token)).toEqual({ available: 120, blocked: 0 });
     expect(hooks.bodies('med_accepted')).toHaveLength(1);
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });

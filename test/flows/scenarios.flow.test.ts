@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { balances, deliverAll, startFlowReceiver, subscribe, type FlowReceiver } from './flow-kit.ts';
 
@@ -68,5 +69,11 @@ describe('flow: every error scenario reaches the client as its errorCode, and th
     expect(refunds.get('rfsettlementtimeout').parentTransaction).toMatchObject({ wasTotalRefunded: false, remainingAmountForRefund: 100 });
     const again = await h.api('POST', `/api/pix/refund-in/${received.transactionId}`, token, { refundValue: 100 });
     expect(again.statusCode, again.body).toBe(201);
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });

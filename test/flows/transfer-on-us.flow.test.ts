@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { balances, deliverAll, ISO, MASKED_CPF, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
 
@@ -135,5 +136,11 @@ describe('flow: on-us payments between two accounts of ours', () => {
     expect(await balances(h, bToken)).toEqual({ available: 100, blocked: 0 });
     expect(bHooks.bodies('cash_in')).toHaveLength(3);
     expect(aHooks.bodies('cash_out')).toHaveLength(3);
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });

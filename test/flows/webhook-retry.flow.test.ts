@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { deliverAll, startFlowReceiver, subscribe, type FlowReceiver } from './flow-kit.ts';
 
@@ -58,5 +59,11 @@ describe('flow: a receiver failing twice, then succeeding', () => {
     const resend = await h.api('POST', `/api/resend-webhook/${deposit.json().transactionId}`, await h.tokenFor(account.id));
     expect(resend.json()).toMatchObject({ statusCode: 200 });
     expect(rx.at(path)).toHaveLength(4);
+  });
+});
+
+describe('ledger invariant', () => {
+  it('the postings of every account still sum to its balances', async () => {
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 });
