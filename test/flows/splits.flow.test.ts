@@ -15,6 +15,25 @@ afterAll(async () => {
   await h.close();
 });
 
+describe('splits to the receiving account itself', () => {
+  it('are refused at creation (400 naming the split), as a cash-out to one\'s own key is; nothing is stored', async () => {
+    const shop = await h.createAccount({ name: 'Loja Propria' });
+    const token = await h.tokenFor(shop.id);
+    const self = { pixKey: shop.pixKey, pixKeyType: 'RANDOM', name: 'Eu', document: cpf(1), type: 'FIXED', value: 10, immediate: true };
+    const other = { pixKey: 'fornecedor@loja.example', pixKeyType: 'EMAIL', name: 'Fornecedor', document: cpf(9001), type: 'FIXED', value: 10 };
+    const res = await h.api('POST', '/api/pix/cash-in', token, {
+      transaction: { value: 100, description: 'Venda', externalId: 'self-split' },
+      payer: { fullName: 'Cliente', document: cpf(7) },
+      splits: [other, { ...self, pixKey: shop.pixKey.toUpperCase() }],
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'HTTP_ERROR', message: ['splits[1].pixKey must not be a key of the receiving account (the remainder already stays with it)'] });
+    expect((await h.api('GET', '/api/transactions', token)).json().data).toEqual([]);
+    const ok = await h.api('POST', '/api/pix/cash-in', token, { transaction: { value: 100, description: 'Venda', externalId: 'self-split' }, payer: { fullName: 'Cliente', document: cpf(7) }, splits: [other] });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+});
+
 describe('flow: a marketplace charge with immediate splits', () => {
   it('payment, CashIn, one CashOut per share (one on-us, with the partner notified), the remainder stays', async () => {
     const shop = await h.createAccount({ name: 'Marketplace do Fluxo' });

@@ -109,10 +109,26 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
     });
   }
 
+  /**
+   * A split to a key of the receiving account would pay the account itself (a "Pix out" and a
+   * "Pix in" of the same money), which a cash-out to one's own key refuses; the remainder already
+   * stays with the account.
+   */
+  async function ownKeySplits(accountId: number, splits: readonly StoredSplit[]): Promise<string[]> {
+    const keys = splits.map((split) => toDictKey(split.pixKey, SPLIT_KEY_TYPES[split.pixKeyType])?.normalized);
+    const owners = await accountsRepo.byKeys(db, [...new Set(keys.filter((k): k is string => k !== undefined))]);
+    return keys.flatMap((key, i) =>
+      key !== undefined && owners.get(key)?.accountId === accountId
+        ? [`splits[${i}].pixKey must not be a key of the receiving account (the remainder already stays with it)`]
+        : [],
+    );
+  }
+
   async function createCashIn(accountId: number, input: CashInInput, scenarioHeader: string | undefined): Promise<CreatedCharge> {
     const problems: string[] = [];
     if (!isDocument(input.payer.document)) problems.push('payer.document must be a valid CPF (11 digits) or CNPJ (14 characters)');
     problems.push(...splitProblems(input.amount, input.splits));
+    if (problems.length === 0) problems.push(...(await ownKeySplits(accountId, input.splits)));
     if (problems.length > 0) throw new ValidationError(problems);
     checkExpiration('transaction.expirationTime', input.expirationTime);
     // Decided before anything is stored: provider-unavailable answers 500 with nothing kept.
