@@ -11,6 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { Pool } from 'undici';
@@ -27,6 +29,25 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 64);
 const PG_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 const DBS = (process.env.BENCH_DB ?? (PG_URL ? 'both' : 'pglite')) as 'pglite' | 'postgres' | 'both';
+/** BENCH_COUNT_QUERIES=1: count the statements each load sends (by kind), printed per cash-out. */
+const COUNT_QUERIES = process.env.BENCH_COUNT_QUERIES === '1';
+const queryCounts = new Map<string, number>();
+const queryCounter: KyselyPlugin = {
+  transformQuery(args) {
+    const node = args.node as { kind: string; sqlFragments?: readonly string[]; table?: { table?: { identifier?: { name?: string } } }; into?: { table?: { identifier?: { name?: string } } }; from?: { froms?: Array<{ table?: { identifier?: { name?: string } } }> } };
+    let key = node.kind;
+    if (node.kind === 'RawNode') key = `raw ${(node.sqlFragments?.join('?') ?? '').replace(/\s+/g, ' ').trim().slice(0, 60)}`;
+    else if (node.kind === 'InsertQueryNode') key = `insert ${node.into?.table?.identifier?.name}`;
+    else if (node.kind === 'SelectQueryNode') key = `select ${node.from?.froms?.[0]?.table?.identifier?.name}`;
+    else if (node.kind === 'UpdateQueryNode') key = `update ${node.table?.table?.identifier?.name}`;
+    else if (node.kind === 'DeleteQueryNode') key = `delete ${(node as { from?: { froms?: Array<{ table?: { identifier?: { name?: string } } }> } }).from?.froms?.[0]?.table?.identifier?.name}`;
+    queryCounts.set(key, (queryCounts.get(key) ?? 0) + 1);
+    return args.node;
+  },
+  async transformResult(args) {
+    return args.result;
+  },
+};
 const ADMIN = `bench-admin-${randomBytes(8).toString('hex')}`;
 
 let peakRss = 0;
@@ -44,7 +65,8 @@ async function startService(kind: 'pglite' | 'postgres') {
       ? await openDatabase({ databaseUrl: PG_URL!, dataDir: 'memory://', schema, poolSize: 20 })
       : await openDatabase({ dataDir: 'memory://' });
   const config = loadConfig({ MODE: 'sandbox', ADMIN_TOKEN: ADMIN, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SANDBOX_SETTLEMENT_DELAY_MS: '200', PORT: '0' });
-  const c = await createContainer(config, { clock: systemClock, database, logger: pino({ level: 'silent' }) });
+  const counted = COUNT_QUERIES ? { ...database, db: database.db.withPlugin(queryCounter) } : database;
+  const c = await createContainer(config, { clock: systemClock, database: counted, logger: pino({ level: 'silent' }) });
   const app = await buildApp(c);
   await app.listen({ host: '127.0.0.1', port: 0 });
   c.start();
@@ -71,7 +93,7 @@ async function startService(kind: 'pglite' | 'postgres') {
       await client.end();
     }
   }
-  return { c, call, close };
+  return { c, call, close, origin };
 }
 
 type Service = Awaited<ReturnType<typeof startService>>;
@@ -93,44 +115,40 @@ async function makeAccounts(s: Service, n: number, funds: number) {
 
 async function load(s: Service, label: string, accounts: Array<{ id: number; token: string }>) {
   const before = s.c.payouts.payouts.batchStats() ?? { batches: 0, items: 0, retries: 0, fallbacks: 0 };
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  const created: string[] = [];
-  const deadline = performance.now() + SECONDS * 1000;
-  let seq = 0;
-  const run = Math.random().toString(36).slice(2, 8);
-  async function client(k: number) {
-    while (performance.now() < deadline) {
-      const account = accounts[(k + seq) % accounts.length]!;
-      seq += 1;
-      const externalId = `${label}-${run}-${k}-${seq}`;
-      const t0 = performance.now();
-      const res = await s.call('POST', '/api/pix/cash-out', account.token, {
-        value: 0.01,
-        externalId,
-        details: { key: `bench${seq % 1000}@example.com`, keyType: 'EMAIL', name: 'Bench', document: cpf(seq % 100_000) },
-      });
-      latencies.push(performance.now() - t0);
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      if (res.status === 201) created.push(externalId);
-      else if (statuses.get(res.status) === 1) console.error(`  first ${res.status}:`, JSON.stringify(res.json).slice(0, 300));
-    }
+  queryCounts.clear();
+  // The clients run in a worker thread, as an outside load generator would: the service keeps
+  // its event loop to itself.
+  const entry = new URL('./load-worker.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, {
+    eval: true,
+    workerData: { origin: s.origin, accounts, label, seconds: SECONDS, clients: CLIENTS },
+  });
+  const result = await new Promise<{ latencies: number[]; statuses: Record<string, number>; created: string[]; firstErrors: string[]; elapsed: number }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
+  await worker.terminate();
+  if (COUNT_QUERIES) {
+    const ok = Math.max(1, result.created.length);
+    const total = [...queryCounts.values()].reduce((a, b) => a + b, 0);
+    console.log(`  ${label}: ${(total / ok).toFixed(2)} statements per cash-out (BEGIN/COMMIT not counted)`);
+    for (const [k, n] of [...queryCounts].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`    ${(n / ok).toFixed(3)}  ${k}`);
   }
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, (_, k) => client(k)));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  for (const line of result.firstErrors) console.error(`  ${line}`);
+  const latencies = result.latencies.sort((a, b) => a - b);
   const after = s.c.payouts.payouts.batchStats() ?? before;
   const batches = after.batches - before.batches;
   return {
     batching: `${batches} batches, ${(batches ? (after.items - before.items) / batches : 0).toFixed(1)} per batch, ${after.retries - before.retries} reruns, ${after.fallbacks - before.fallbacks} one by one`,
     label,
     requests: latencies.length,
-    perSecond: Math.round(latencies.length / elapsed),
+    perSecond: Math.round(latencies.length / result.elapsed),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    statuses: Object.fromEntries(statuses),
-    created,
+    statuses: result.statuses,
+    created: result.created,
   };
 }
 

@@ -29,6 +29,12 @@ export const accountsRepo = {
     const row = await db.selectFrom('account_keys').select(['account_id', 'key_type']).where('key', '=', key).executeTakeFirst();
     return row ? { accountId: row.account_id, keyType: row.key_type } : undefined;
   },
+  /** `byKey` for many keys in one query: the owner of each key that is ours. */
+  async byKeys(db: Db, keys: string[]): Promise<Map<string, { accountId: number; keyType: string }>> {
+    if (keys.length === 0) return new Map();
+    const rows = await db.selectFrom('account_keys').select(['key', 'account_id', 'key_type']).where('key', 'in', keys).execute();
+    return new Map(rows.map((r) => [r.key, { accountId: r.account_id, keyType: r.key_type }]));
+  },
   async keysOf(db: Db, accountId: number): Promise<Array<{ key: string; keyType: string }>> {
     const rows = await db.selectFrom('account_keys').select(['key', 'key_type']).where('account_id', '=', accountId).orderBy('created_at').execute();
     return rows.map((r) => ({ key: r.key, keyType: r.key_type }));

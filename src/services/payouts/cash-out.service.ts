@@ -3,12 +3,12 @@ import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
 import { toDictKey, validatePublicKey, type PublicKeyType } from '../../domain/pix-keys.ts';
-import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { PixNetwork } from '../../network/pix-network.ts';
 import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts } from './outgoing-payout.ts';
+import { createKeyOwners } from './key-owners.ts';
 
 export interface CashOutInput {
   accountId: number;
@@ -27,6 +27,7 @@ export const isDocument = (s: string) => isValidCpf(s) || isValidCnpj(s);
  * document matches is for the receiving bank to say, later, as TAX_ID_MISMATCH.
  */
 export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork; payouts: OutgoingPayouts; institution: Institution }) {
+  const keyOwners = createKeyOwners({ db: deps.db });
   async function create(input: CashOutInput): Promise<TransactionRow> {
     const { details } = input;
     const problems: string[] = [];
@@ -47,7 +48,7 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
       scenario: input.scenario,
       codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID' as const, insufficient: 'PIX_INSUFFICIENT_BALANCE' as const },
     };
-    const ours = await accountsRepo.byKey(deps.db, dictKey.normalized);
+    const ours = await keyOwners.ownerOf(dictKey.normalized);
     if (ours) {
       if (ours.accountId === input.accountId) {
         throw new DomainError('PIX_INVALID_PIX_KEY', { key: details.key }, 'The key belongs to the paying account itself.');

@@ -173,6 +173,7 @@ export function createPayoutBatcher(deps: {
         INSERT INTO payout_limit_usage (account_id, window_key, total)
         SELECT k.account_id, k.window_key, k.total FROM (VALUES ${sql.join(keys)}) AS k (account_id, window_key, total)
           JOIN accounts a ON a.id = k.account_id
+         ORDER BY k.account_id, k.window_key
         ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total
         RETURNING account_id, window_key, total`.execute(trx);
       for (const r of locked.rows) totals.set(`${r.account_id}|${r.window_key}`, Number(r.total));
