@@ -59,6 +59,8 @@ interface Target {
   path: (id: string) => string;
   template?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** A path value that passes validation, so body mutations reach the handler (default: the account id). */
+  bodyId?: string;
 }
 
 const t = (): Record<string, Target> => ({
@@ -76,24 +78,25 @@ const t = (): Record<string, Target> => ({
   },
   cashOut: { method: 'POST', path: () => '/api/pix/cash-out', template: { value: 1, externalId: 'e', description: 'd', details: { key: 'a@b.co', keyType: 'EMAIL', name: 'n', document: cpf(5) } } },
   cashOutQr: { method: 'POST', path: () => '/api/pix/cash-out-qrcode', template: { value: 1, qrCode: '000201' + 'x'.repeat(60), externalId: 'e', description: 'd', name: 'n', document: cpf(6) } },
-  refundIn: { method: 'POST', path: (id) => `/api/pix/refund-in/${id}`, template: { refundValue: 1, reason: 'r', externalId: 'e' } },
-  resend: { method: 'POST', path: (id) => `/api/resend-webhook/${id}`, template: { url: 'http://127.0.0.1:1/x' } },
+  refundIn: { method: 'POST', path: (id) => `/api/pix/refund-in/${id}`, bodyId: ids.tx!, template: { refundValue: 1, reason: 'r', externalId: 'e' } },
+  resend: { method: 'POST', path: (id) => `/api/resend-webhook/${id}`, bodyId: ids.tx!, template: { url: 'http://127.0.0.1:1/x' } },
   registerWebhook: { method: 'POST', path: () => '/api/webhooks', template: { url: 'https://example.com/h', eventType: 'cash_in', headers: [{ key: 'k', value: 'v' }] } },
   putCob: {
     method: 'PUT',
     path: (id) => `/cob/${id}`,
+    bodyId: 'fuzzTxid00000000000000000000001',
     template: { calendario: { expiracao: 3600 }, devedor: { cpf: cpf(7), nome: 'n' }, valor: { original: '1.00', modalidadeAlteracao: 0 }, chave: 'a@b.co', solicitacaoPagador: 's', infoAdicionais: [{ nome: 'n', valor: 'v' }] },
   },
-  patchCob: { method: 'PATCH', path: (id) => `/cob/${id}`, template: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } },
+  patchCob: { method: 'PATCH', path: (id) => `/cob/${id}`, bodyId: 'fuzzTxid00000000000000000000001', template: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } },
   putDevolucao: { method: 'PUT', path: (id) => `/pix/${ids.e2e}/devolucao/${id}`, template: { valor: '1.00', natureza: 'ORIGINAL', descricao: 'd' } },
-  putDevolucaoE2e: { method: 'PUT', path: (id) => `/pix/${id}/devolucao/abc`, template: { valor: '1.00' } },
+  putDevolucaoE2e: { method: 'PUT', path: (id) => `/pix/${id}/devolucao/abc`, bodyId: ids.e2e!, template: { valor: '1.00' } },
   dictPix: {
     method: 'POST',
     path: () => '/dict/pix',
     template: { pixKey: 'a@b.co', creditorDocument: cpf(8), priority: 'HIGH', description: 'd', expiration: 600, payment: { currency: 'BRL', amount: 1 }, ispbDeny: ['12345678'], paymentFlow: 'f' },
     headers: { 'x-idempotency-key': randomUUID() },
   },
-  payCharge: { method: 'POST', path: (id) => `/sandbox/charges/${id}/pay`, template: { amount: 1, payer: { name: 'n', document: cpf(9), ispb: '00000000' } } },
+  payCharge: { method: 'POST', path: (id) => `/sandbox/charges/${id}/pay`, bodyId: 'fuzzTxid00000000000000000000001', template: { amount: 1, payer: { name: 'n', document: cpf(9), ispb: '00000000' } } },
   deposit: { method: 'POST', path: () => '/sandbox/deposits', template: { accountId: 1, amount: 1, payer: { name: 'n', document: cpf(10), ispb: '00000000' } } },
   payoutRefund: { method: 'POST', path: (id) => `/sandbox/payouts/${id}/refund`, template: { accountId: 1, amount: 1 } },
   dictKey: { method: 'POST', path: () => '/sandbox/dict/keys', template: { key: 'k@b.co', keyType: 'EMAIL', name: 'n', document: cpf(11), ispb: '00000000', branch: '1', account: '2' } },
@@ -164,11 +167,11 @@ describe('no bad input gives a 500', () => {
         const headers = { ...authFor(who), ...(real.headers ?? {}) };
         for (const body of mutations(template)) {
           const headersFresh = real.headers?.['x-idempotency-key'] ? { ...headers, 'x-idempotency-key': randomUUID() } : headers;
-          await expectNo500(real.method, real.path(ids.account!), headersFresh, body);
+          await expectNo500(real.method, real.path(real.bodyId ?? ids.account!), headersFresh, body);
         }
         for (const id of pathIds) await expectNo500(real.method, real.path(id), headers, template);
         for (const raw of ['', '{', 'null', '"x"', '[1,2', '{"a":1}{"b":2}', '\u0000', `{"x":"${huge}"}`, DEEP_ARRAY, DEEP_OBJECT, TOO_BIG]) {
-          await expectNo500(real.method, real.path(ids.account!), headers, undefined, raw);
+          await expectNo500(real.method, real.path(real.bodyId ?? ids.account!), headers, undefined, raw);
         }
         // Odd headers: wrong content type, garbage scenario, garbage idempotency key and certificate.
         for (const extra of [
@@ -181,7 +184,7 @@ describe('no bad input gives a 500', () => {
           { authorization: 'Bearer ' + huge.slice(0, 4000) },
           { authorization: 'Basic Zm9vOmJhcg==' },
         ]) {
-          const res = await h.app.inject({ method: real.method, url: real.path(ids.account!), headers: { ...headers, ...extra }, payload: JSON.stringify(template) });
+          const res = await h.app.inject({ method: real.method, url: real.path(real.bodyId ?? ids.account!), headers: { ...headers, ...extra }, payload: JSON.stringify(template) });
           expect(res.statusCode, `${name} ${JSON.stringify(extra).slice(0, 80)} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
         }
       }
