@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeStaticBrCode } from '../../src/domain/brcode/encode.ts';
 import { cpf } from '../factories.ts';
@@ -56,5 +57,23 @@ describe('X-Sandbox-Scenario: an unknown value answers 400 listing the allowed o
       expect(JSON.stringify(res.json().message), label).toMatch(/error:insufficient-funds/);
     }
     expect(await h.balance(account.id)).toEqual(before);
+  });
+});
+
+describe('GET /api/med', () => {
+  it('500 when the MED store fails: the /api envelope, a generic message, the errorId logged', async () => {
+    await sql`ALTER TABLE meds RENAME TO meds_away`.execute(h.c.db);
+    try {
+      const res = await h.api('GET', '/api/med', token);
+      expect(res.statusCode, res.body).toBe(500);
+      const body = res.json();
+      expect(body).toMatchObject({ statusCode: 500, code: 'HTTP_ERROR', error: 'Internal Server Error', path: '/api/med', method: 'GET', userMessage: expect.any(String) });
+      expect(body.message).not.toMatch(/meds|relation|sql/i);
+      expect(res.headers['x-request-id']).toBe(body.errorId);
+      expect(h.logLines.some((line) => line.includes(body.errorId) && line.includes('unexpected error'))).toBe(true);
+    } finally {
+      await sql`ALTER TABLE meds_away RENAME TO meds`.execute(h.c.db);
+    }
+    expect((await h.api('GET', '/api/med', token)).statusCode).toBe(200);
   });
 });
