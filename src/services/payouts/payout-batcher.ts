@@ -144,8 +144,11 @@ export function createPayoutBatcher(deps: {
           continue;
         }
         stats.fallbacks += 1;
-        // Not the items' fault as far as we know: each runs alone, and answers for itself.
-        await Promise.all(batch.map((item) => deps.alone(item.req).then(item.resolve, item.reject)));
+        // Not the items' fault as far as we know: each runs alone, and answers for itself. Only an
+        // item with an externalId: if the failure hid a commit, the unique index stops a second payout.
+        await Promise.all(
+          batch.map((item) => (item.req.externalId === null ? item.reject(error) : deps.alone(item.req).then(item.resolve, item.reject))),
+        );
         return;
       }
     }

@@ -58,7 +58,7 @@ export function createPayoutsModule(deps: {
     creditOnUs,
     onUsCharges: deps.onUsCharges,
     institutionIspb: config.institutionIspb,
-    batchesInFlight: deps.engine === 'postgres' ? Number(process.env.PAYOUT_BATCHES_IN_FLIGHT ?? 3) : 1,
+    batchesInFlight: deps.engine === 'postgres' ? 3 : 1,
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });
   const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });
