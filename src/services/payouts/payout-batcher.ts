@@ -167,33 +167,40 @@ export function createPayoutBatcher(deps: {
     const accountIds = [...new Set(batch.map((i) => i.req.accountId))].sort((a, b) => a - b);
 
     // 1-2. The contended rows, counters first, then accounts, each in key order (the order every
-    // payout and settlement path takes them in). The counters' upsert creates missing windows.
+    // payout and settlement path takes them in), in ONE statement: the counters' upsert (which
+    // creates missing windows and locks them) is an InitPlan of the accounts' filter, so it has
+    // run to its end before the first account row is locked. Accounts are locked FOR NO KEY
+    // UPDATE, the lock an UPDATE of the balance takes: the foreign keys of rows being inserted
+    // (ours and other batches') hold KEY SHARE on the account, which FOR UPDATE would wait on.
     const limited = [...new Set(batch.filter((i) => LIMITED_ORIGINS.has(i.req.origin)).map((i) => i.req.accountId))].sort((a, b) => a - b);
     const totals = new Map<string, number>();
+    let lockedAccounts: AccountRow[];
     if (limited.length > 0) {
       const keys = limited.flatMap((a) => windowKeys.map((w) => sql`(${a}::bigint, ${w}::text, 0::bigint)`));
-      const locked = await sql<{ account_id: number; window_key: string; total: number }>`
-        INSERT INTO payout_limit_usage (account_id, window_key, total)
-        SELECT k.account_id, k.window_key, k.total FROM (VALUES ${sql.join(keys)}) AS k (account_id, window_key, total)
-          JOIN accounts a ON a.id = k.account_id
-         ORDER BY k.account_id, k.window_key
-        ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total
-        RETURNING account_id, window_key, total`.execute(trx);
-      for (const r of locked.rows) totals.set(`${r.account_id}|${r.window_key}`, Number(r.total));
+      const locked = await sql<AccountRow & { counters: Array<{ w: string; t: number }> }>`
+        WITH counters AS (
+          INSERT INTO payout_limit_usage (account_id, window_key, total)
+          SELECT k.account_id, k.window_key, k.total FROM (VALUES ${sql.join(keys)}) AS k (account_id, window_key, total)
+            JOIN accounts a ON a.id = k.account_id
+           ORDER BY k.account_id, k.window_key
+          ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total
+          RETURNING account_id, window_key, total
+        )
+        SELECT a.*, (SELECT COALESCE(json_agg(json_build_object('w', c.window_key, 't', c.total)), '[]'::json)
+                       FROM counters c WHERE c.account_id = a.id) AS counters
+          FROM accounts a
+         WHERE a.id IN (${sql.join(accountIds)}) AND (SELECT count(*) FROM counters) >= 0
+         ORDER BY a.id
+           FOR NO KEY UPDATE OF a`.execute(trx);
+      lockedAccounts = locked.rows.map(({ counters, ...account }) => {
+        const list = typeof counters === 'string' ? (JSON.parse(counters) as typeof counters) : counters;
+        for (const c of list) totals.set(`${account.id}|${c.w}`, Number(c.t));
+        return account as AccountRow;
+      });
+    } else {
+      lockedAccounts = await trx.selectFrom('accounts').selectAll().where('id', 'in', accountIds).orderBy('id').forNoKeyUpdate().execute();
     }
-    const accounts = new Map(
-      (
-        await trx
-          .selectFrom('accounts')
-          .selectAll()
-          .where('id', 'in', accountIds)
-          .orderBy('id')
-          // NO KEY UPDATE, the lock an UPDATE of the balance takes: the foreign keys of rows being
-          // inserted (ours and other batches') hold KEY SHARE on the account, which FOR UPDATE would wait on.
-          .forNoKeyUpdate()
-          .execute()
-      ).map((a) => [a.id, a]),
-    );
+    const accounts = new Map(lockedAccounts.map((a) => [Number(a.id), a]));
 
     // The checks that need no running total, in the order the single path makes them.
     const candidates: Array<{ index: number; row: NewTransaction }> = [];
