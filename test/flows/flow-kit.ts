@@ -1,10 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import type { Harness } from '../harness.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 
-/** One webhook as the client's server saw it: the path, the headers and the verified JSON body. */
+/** One webhook as the client's server saw it: the path, the headers and the raw body. */
 export interface Delivery {
   path: string;
   headers: IncomingHttpHeaders;
@@ -12,41 +12,23 @@ export interface Delivery {
 }
 
 /**
- * A real HTTP receiver on 127.0.0.1 (port 0), as a client would run it. `failNext(path, n)` makes
- * the next n requests to that path answer 500.
+ * The webhooks suite's real HTTP receiver (127.0.0.1, port 0), seen as a client would: `failNext(path,
+ * n)` makes the next n requests to that path answer 500.
  */
 export async function startFlowReceiver() {
-  const received: Delivery[] = [];
-  const failures = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') });
-      const failing = failures.get(path) ?? 0;
-      if (failing > 0) {
-        failures.set(path, failing - 1);
-        res.writeHead(500).end('try later');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const rx = await startReceiver();
+  const at = (path: string): Delivery[] => rx.to(path).map((r) => ({ path: r.path, headers: r.headers, raw: r.body }));
   return {
-    received,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    at: (path: string) => received.filter((r) => r.path === path),
+    get received(): Delivery[] {
+      return rx.requests.map((r) => ({ path: r.path, headers: r.headers, raw: r.body }));
+    },
+    url: rx.url,
+    at,
     failNext(path: string, times: number) {
-      failures.set(path, times);
+      const before = rx.to(path).length;
+      rx.on(path, (_req, nth) => (nth - before <= times ? { status: 500, body: 'try later' } : { status: 200, body: 'ok' }));
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => rx.close(),
   };
 }
 export type FlowReceiver = Awaited<ReturnType<typeof startFlowReceiver>>;
