@@ -7,6 +7,7 @@
  * the invariants (postings equal balances, no negative balance, each externalId once, every 201
  * stored) and exits non-zero if one breaks.
  * Env: BENCH_SECONDS (default 10), BENCH_CLIENTS (default 16), BENCH_ACCOUNTS (default 64),
+ * BENCH_SETTLEMENT_DELAY_MS (default 200; large: settlements wait until the end, after the loads),
  * BENCH_DB (pglite | postgres | both; default both when a URL is set).
  */
 import { randomBytes } from 'node:crypto';
@@ -64,7 +65,7 @@ async function startService(kind: 'pglite' | 'postgres') {
     kind === 'postgres'
       ? await openDatabase({ databaseUrl: PG_URL!, dataDir: 'memory://', schema, poolSize: 20 })
       : await openDatabase({ dataDir: 'memory://' });
-  const config = loadConfig({ MODE: 'sandbox', ADMIN_TOKEN: ADMIN, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SANDBOX_SETTLEMENT_DELAY_MS: '200', PORT: '0' });
+  const config = loadConfig({ MODE: 'sandbox', ADMIN_TOKEN: ADMIN, DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SANDBOX_SETTLEMENT_DELAY_MS: process.env.BENCH_SETTLEMENT_DELAY_MS ?? '200', PORT: '0' });
   const counted = COUNT_QUERIES ? { ...database, db: database.db.withPlugin(queryCounter) } : database;
   const c = await createContainer(config, { clock: systemClock, database: counted, logger: pino({ level: 'silent' }) });
   const app = await buildApp(c);

@@ -53,15 +53,17 @@ export function payoutRow(req: PayoutRequest, account: AccountRow, fee: Cents, c
 /**
  * Group commit for network payouts. Requests that arrive while the database is busy (or in the
  * same event-loop turn) are admitted together in ONE transaction, so one durable commit and a
- * fixed number of statements serve the whole batch:
- *   1. the PENDING rows, one multi-row insert (the unique (account, externalId) index decides
- *      duplicates, as for a single payout; a duplicate inside one batch waits for the next batch);
- *   2. the limit counters, then the accounts, locked in key order (the order every payout and
+ * fixed number of statements serve the whole batch (four, whatever its size):
+ *   1. the limit counters, then the accounts, locked in key order (the order every payout and
  *      settlement path locks them in, so batches never deadlock with each other or with them);
+ *   2. the PENDING rows, one multi-row insert (the unique (account, externalId) index decides
+ *      duplicates, as for a single payout; a duplicate inside one batch waits for the next batch);
  *   3. each item admitted in arrival order against the locked totals and balance, exactly as if
- *      the requests had run one after the other; a refused item's row is deleted and it gets its
- *      own error, the others go on;
- *   4. counters, hold (one multi-row update) and settlement jobs (one multi-row insert).
+ *      the requests had run one after the other (in memory, under the locks); a refused item's
+ *      row is deleted and it gets its own error, the others go on; counters, settlement jobs and
+ *      the deletions in one statement;
+ *   4. the hold of every admitted payout, one ledger statement (balances and postings).
+ * Same checks, same order, same codes as the single-transaction path (`alone`).
  * A deadlock or serialization failure reruns the batch; any other failure runs each item alone
  * through the single-transaction path, so one bad item can never fail the others.
  */
@@ -155,9 +157,8 @@ export function createPayoutBatcher(deps: {
   }
 
   /**
-   * The batch's transaction; answers one row or one error per item, in order. Five statements
-   * whatever the batch's size (plus one to name the rows a duplicate externalId collides with):
-   * lock counters, lock accounts, insert rows, write counters + jobs + drop refused rows, hold.
+   * The batch's transaction; answers one row or one error per item, in order. Four statements
+   * whatever the batch's size (plus one to name the rows a duplicate externalId collides with).
    */
   async function admit(trx: Trx<DB>, batch: Item[]): Promise<Array<TransactionRow | Error>> {
     const out: Array<TransactionRow | Error | undefined> = new Array(batch.length);
@@ -166,7 +167,7 @@ export function createPayoutBatcher(deps: {
     const windowKeys = [windows.day, windows.night].filter((w): w is string => w !== undefined).sort();
     const accountIds = [...new Set(batch.map((i) => i.req.accountId))].sort((a, b) => a - b);
 
-    // 1-2. The contended rows, counters first, then accounts, each in key order (the order every
+    // 1. The contended rows, counters first, then accounts, each in key order (the order every
     // payout and settlement path takes them in), in ONE statement: the counters' upsert (which
     // creates missing windows and locks them) is an InitPlan of the accounts' filter, so it has
     // run to its end before the first account row is locked. Accounts are locked FOR NO KEY
@@ -216,7 +217,7 @@ export function createPayoutBatcher(deps: {
     });
     if (candidates.length === 0) return out as Array<TransactionRow | Error>;
 
-    // 3. The rows (the unique index decides duplicates, as for a single payout), in key order.
+    // 2. The rows (the unique index decides duplicates, as for a single payout), in key order.
     const ordered = [...candidates].sort(
       (a, b) => a.row.account_id - b.row.account_id || String(a.row.external_id).localeCompare(String(b.row.external_id)),
     );
@@ -241,7 +242,7 @@ export function createPayoutBatcher(deps: {
       }
     }
 
-    // 4. Each new row, in arrival order, against the locked totals and balance, exactly as if
+    // 3. Each new row, in arrival order, against the locked totals and balance, exactly as if
     // the requests had run one after the other. The network says when it will answer each one.
     const live = new Map([...accounts.values()].map((a) => [a.id, { available: a.available }]));
     const admitted: Array<{ index: number; tx: TransactionRow; job: { runAt: Date; payload: Record<string, unknown> } }> = [];
@@ -290,7 +291,7 @@ export function createPayoutBatcher(deps: {
       admitted.push({ index, tx, job });
     }
 
-    // 5. One statement: refused rows gone, counters raised (conditionally: under the locks above
+    // One statement: refused rows gone, counters raised (conditionally: under the locks above
     // this cannot fail, and if it ever did nothing of the batch would commit), jobs scheduled.
     const counters = [...added.values()].map((a) => sql`(${a.accountId}::bigint, ${a.window}::text, ${a.amount}::bigint, ${a.limit}::bigint)`);
     const parts = [];
@@ -309,7 +310,7 @@ export function createPayoutBatcher(deps: {
       if (Number(wrote.rows[0]!.counted) !== counters.length) throw new Error('payout batch: limit counters moved under their lock');
     }
 
-    // 6. The money, last: one statement for every admitted payout (the accounts are ours already).
+    // 4. The money, last: one statement for every admitted payout (the accounts are ours already).
     if (admitted.length > 0) {
       const held = await deps.ledger.hold(
         trx,
