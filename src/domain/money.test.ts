@@ -3,6 +3,7 @@ import {
   MAX_AMOUNT,
   basisPointsFromPercent,
   percentFromBasisPoints,
+  partsPerMillionFromPercent,
   cents,
   centsFromDecimalString,
   centsFromNumber,
@@ -172,5 +173,20 @@ describe('percentFromBasisPoints', () => {
     [1, 0.01],
   ])('%d bp is %d%%', (bp, percent) => {
     expect(percentFromBasisPoints(bp)).toBe(percent);
+  });
+});
+
+describe('partsPerMillionFromPercent', () => {
+  it.each([
+    [33.3333, 333_333],
+    [10, 100_000],
+    [100, 1_000_000],
+    [0.0001, 1],
+    [33.33333, undefined],
+    [100.0001, undefined],
+    [-1, undefined],
+    [Number.NaN, undefined],
+  ])('%d%% is %s ppm', (percent, ppm) => {
+    expect(partsPerMillionFromPercent(percent)).toBe(ppm);
   });
 });

@@ -100,6 +100,19 @@ export interface Fee {
 }
 
 /** fixed + percent of the amount; the percent part is rounded on its own, then added. */
+/**
+ * A percent with at most 4 decimals in 0-100 as parts per million of the whole (33.3333 -> 333_333),
+ * exactly, or undefined: split percentages may be finer than fees.
+ */
+export function partsPerMillionFromPercent(percent: number): number | undefined {
+  if (typeof percent !== 'number' || !Number.isFinite(percent)) return undefined;
+  const m = PLAIN_DECIMAL.exec(String(percent));
+  if (!m || m[1] === '-') return undefined;
+  const ppm = scaled('', m[2] ?? '', m[3] ?? '', 4);
+  if (ppm === undefined || ppm > 1_000_000) return undefined;
+  return ppm;
+}
+
 /** Basis points back to a percent for display: 150 -> 1.5. */
 export function percentFromBasisPoints(basisPoints: number): number {
   return basisPoints / 100;

@@ -5,13 +5,15 @@ import { allocateSplits } from './splits.ts';
 import type { SplitRule } from './splits.ts';
 
 const fixed = (value: number): SplitRule => ({ type: 'FIXED', value: cents(value) });
-const pct = (bp: number): SplitRule => ({ type: 'PERCENTAGE', value: bp });
+// Written in basis points for readability, held in parts per million.
+const pct = (bp: number): SplitRule => ({ type: 'PERCENTAGE', value: bp * 100 });
 
 describe('allocateSplits', () => {
   it.each<[string, number, SplitRule[], number[], number]>([
     ['no splits', 10000, [], [], 10000],
     ['one fixed', 10000, [fixed(2500)], [2500], 7500],
     ['one percentage', 10000, [pct(1000)], [1000], 9000],
+    ['a 4-decimal percentage (33.3333%)', 10000, [{ type: 'PERCENTAGE', value: 333_333 }], [3333], 6667],
     ['fixed and percentage of the gross, not of what is left', 10000, [fixed(5000), pct(5000)], [5000, 5000], 0],
     ['percentages round down: 33.33% of 0.10', 10, [pct(3333), pct(3333), pct(3333)], [3, 3, 3], 1],
     ['round down, not half-up: 1.5% of 1 real is 1.5 cents -> 1', 100, [pct(150)], [1], 99],
@@ -38,7 +40,7 @@ describe('allocateSplits', () => {
     ['negative gross', -1, []],
     ['negative fixed', 100, [fixed(-1)]],
     ['fractional fixed', 100, [{ type: 'FIXED', value: 1.5 }]],
-    ['fractional basis points', 100, [pct(1.5)]],
+    ['fractional parts per million', 100, [{ type: 'PERCENTAGE', value: 1.5 }]],
   ])('%s throws', (_why, gross, splits) => {
     expect(() => allocateSplits(cents(gross), splits)).toThrow(RangeError);
   });
@@ -77,8 +79,8 @@ describe('allocateSplits properties', () => {
           if (split.type === 'FIXED') expect(share).toBe(split.value);
           else {
             // share <= gross * bp / 10000 < share + 1, in integers
-            expect(BigInt(share) * 10_000n <= BigInt(gross) * BigInt(split.value)).toBe(true);
-            expect(BigInt(share + 1) * 10_000n > BigInt(gross) * BigInt(split.value)).toBe(true);
+            expect(BigInt(share) * 1_000_000n <= BigInt(gross) * BigInt(split.value)).toBe(true);
+            expect(BigInt(share + 1) * 1_000_000n > BigInt(gross) * BigInt(split.value)).toBe(true);
           }
         });
       }),
@@ -91,7 +93,7 @@ describe('allocateSplits properties', () => {
       fc.property(caseArb, ([gross, splits]) => {
         const fixedTotal = splits.filter((s) => s.type === 'FIXED').reduce((a, s) => a + s.value, 0);
         const bpTotal = splits.filter((s) => s.type === 'PERCENTAGE').reduce((a, s) => a + s.value, 0);
-        const exceeds = BigInt(fixedTotal) * 10_000n + BigInt(gross) * BigInt(bpTotal) > BigInt(gross) * 10_000n;
+        const exceeds = BigInt(fixedTotal) * 1_000_000n + BigInt(gross) * BigInt(bpTotal) > BigInt(gross) * 1_000_000n;
         expect('error' in allocateSplits(cents(gross), splits)).toBe(exceeds);
       }),
       { numRuns: 2000 },

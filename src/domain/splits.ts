@@ -3,8 +3,12 @@ import type { Cents } from './money.ts';
 
 export type SplitRule =
   | { type: 'FIXED'; value: Cents | number }
-  /** value in basis points of the gross amount: 10% = 1000. */
+  /** value in parts per million of the gross amount: 10% = 100_000 (percent with up to 4 decimals). */
   | { type: 'PERCENTAGE'; value: Cents | number };
+
+/** PERCENTAGE values are parts of this: 1_000_000 is the whole gross amount. */
+export const PERCENT_SCALE = 1_000_000;
+const SCALE = BigInt(PERCENT_SCALE);
 
 export type SplitAllocation = { shares: Cents[]; remainder: Cents } | { error: 'SPLITS_EXCEED_AMOUNT' };
 
@@ -24,18 +28,18 @@ function assertNonNegativeInteger(what: string, n: number): void {
 export function allocateSplits(gross: Cents, splits: readonly SplitRule[]): SplitAllocation {
   assertNonNegativeInteger('The gross amount', gross);
   let fixedTotal = 0n;
-  let bpTotal = 0n;
+  let ppmTotal = 0n;
   for (const split of splits) {
     assertNonNegativeInteger(`A ${split.type} split value`, split.value);
     if (split.type === 'FIXED') fixedTotal += BigInt(split.value);
-    else bpTotal += BigInt(split.value);
+    else ppmTotal += BigInt(split.value);
   }
-  // fixed + gross * bp / 10000 <= gross, multiplied through by 10000 to stay in integers.
-  if (fixedTotal * 10_000n + BigInt(gross) * bpTotal > BigInt(gross) * 10_000n) {
+  // fixed + gross * ppm / 1e6 <= gross, multiplied through by 1e6 to stay in integers.
+  if (fixedTotal * SCALE + BigInt(gross) * ppmTotal > BigInt(gross) * SCALE) {
     return { error: 'SPLITS_EXCEED_AMOUNT' };
   }
   const shares = splits.map((split) =>
-    split.type === 'FIXED' ? cents(split.value) : cents(Number((BigInt(gross) * BigInt(split.value)) / 10_000n)),
+    split.type === 'FIXED' ? cents(split.value) : cents(Number((BigInt(gross) * BigInt(split.value)) / SCALE)),
   );
   const remainder = cents(shares.reduce((left, share) => left - share, gross as number));
   return { shares, remainder };

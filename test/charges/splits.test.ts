@@ -55,6 +55,11 @@ describe('cash-in splits', () => {
     expect((await chargeWithSplits(100, Array.from({ length: 11 }, (_, i) => external(i, { value: 1 })))).statusCode).toBe(400);
     expect((await chargeWithSplits(100, [external(1, { type: 'PERCENTAGE', value: 100.5 })])).statusCode).toBe(400);
     expect((await chargeWithSplits(100, [external(1, { value: 1.005 })])).statusCode).toBe(400);
+    // Percentages may be finer than amounts: up to 4 decimals (only FIXED is limited to 2).
+    expect((await chargeWithSplits(100, [external(1, { type: 'PERCENTAGE', value: 33.3333 })])).statusCode).toBe(201);
+    const tooFine = await chargeWithSplits(100, [external(1, { type: 'PERCENTAGE', value: 33.33333 })]);
+    expect(tooFine.statusCode).toBe(400);
+    expect(tooFine.json().message).toEqual(['splits[0].value must be a percentage up to 100 with at most 4 decimal places']);
   });
 
   it('pays immediate splits right after payment as payouts with CashOut events, on-us to a key of ours; the remainder stays', async () => {

@@ -10,14 +10,14 @@ export interface Devedor {
   cnpj?: string;
 }
 
-/** A split recipient as stored: amounts in cents, percentages in basis points. */
+/** A split recipient as stored: amounts in cents, percentages in parts per million of the gross. */
 export interface StoredSplit {
   pixKey: string;
   pixKeyType: 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'RANDOM';
   name: string;
   document: string;
   type: 'FIXED' | 'PERCENTAGE';
-  /** FIXED: cents; PERCENTAGE: basis points (10% = 1000). */
+  /** FIXED: cents; PERCENTAGE: parts per million (10% = 100_000). */
   value: number;
   immediate: boolean;
 }

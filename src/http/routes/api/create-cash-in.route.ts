@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import type { StoredSplit } from '../../../db/schema/charges.ts';
 import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
 import type { RouteModule } from '../../app-types.ts';
-import { toBasisPoints, toCents } from '../../money-edge.ts';
+import { toPartsPerMillion, toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount } from '../../schemas/common.ts';
 
@@ -13,7 +13,7 @@ const Split = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   document: Type.String({ pattern: '^[0-9A-Z]{11,14}$', description: 'CPF or CNPJ, digits only' }),
   type: Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]),
-  value: Type.Number({ format: 'money', minimum: 0.01, maximum: 999_999_999.99, description: 'FIXED: BRL; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100' }),
+  value: Type.Number({ minimum: 0.01, maximum: 999_999_999.99, description: 'FIXED: BRL with at most 2 decimals; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100, with at most 4 decimals' }),
   immediate: Type.Optional(Type.Boolean({ default: false })),
 });
 
@@ -51,7 +51,7 @@ function toSplits(splits: typeof Split.static[] | undefined): StoredSplit[] {
     name: s.name,
     document: s.document,
     type: s.type,
-    value: s.type === 'FIXED' ? toCents(s.value, `splits[${i}].value`) : toBasisPoints(s.value, `splits[${i}].value`),
+    value: s.type === 'FIXED' ? toCents(s.value, `splits[${i}].value`) : toPartsPerMillion(s.value, `splits[${i}].value`),
     immediate: s.immediate ?? false,
   }));
 }
