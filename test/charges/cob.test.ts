@@ -20,7 +20,7 @@ const newTxid = () => `txid${String(++n).padStart(4, '0')}abcdefghijklmnopqrstuv
  * (maxLength 77, format uri) carry the EMV string as the interface spec says (cob-view.ts).
  */
 function cobGeradaValidator() {
-  const doc = YAML.parse(readFileSync('/work/shared/reference/bacen-pix-api/openapi.yaml', 'utf8'));
+  const doc = YAML.parse(readFileSync(new URL('../fixtures/bacen-pix-api.openapi.yaml', import.meta.url), 'utf8'));
   const schemas = doc.components.schemas;
   schemas.PessoaFisica.properties.cpf.pattern = '^\\d{11}$';
   for (const part of schemas.CobGerada.allOf) {

@@ -9,7 +9,7 @@ const withCrc = (body: string): string => `${body}6304${crc16(`${body}6304`)}`;
 
 type Expected = Partial<Omit<BrCode, 'raw'>>;
 
-// /work/shared/reference/brcode-samples.md, section A (all with correct CRCs).
+// The BR Code samples of the reference data (shared/reference/brcode-samples.md), section A (all with correct CRCs).
 const VALID: Array<[number, string, Expected]> = [
   [1, '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D',
     { kind: 'static', key: '123e4567-e12b-12d1-a456-426655440000', amount: undefined, merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA', txid: '***' }],
