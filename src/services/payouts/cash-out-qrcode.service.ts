@@ -1,3 +1,4 @@
+import { toBrlNumber } from '../../domain/money.ts';
 import type { Kysely } from 'kysely';
 import { parseBrCode } from '../../domain/brcode/parse.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
@@ -44,7 +45,7 @@ export function createCashOutQrCodeService(deps: {
     if (!parsed.ok) throw new DomainError('PIX_INVALID_QR_CODE', { reason: parsed.reason }, `The QR code is invalid: ${parsed.reason}`);
     const code = parsed.code;
     if (code.amount !== undefined && code.amount !== input.amount) {
-      throw new DomainError('PIX_QR_CODE_AMOUNT_MISMATCH', { qrCodeAmount: code.amount / 100, value: input.amount / 100 });
+      throw new DomainError('PIX_QR_CODE_AMOUNT_MISMATCH', { qrCodeAmount: toBrlNumber(code.amount as Cents), value: toBrlNumber(input.amount as Cents) });
     }
     const base: Omit<PayoutRequest, 'counterpart' | 'destination' | 'pixKey'> = {
       accountId: input.accountId,

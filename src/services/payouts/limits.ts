@@ -1,3 +1,4 @@
+import { toBrlNumber } from '../../domain/money.ts';
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -39,14 +40,14 @@ export async function admitPayout(
   at: Date,
 ): Promise<void> {
   if (amount > account.limit_per_transaction) {
-    throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: account.limit_per_transaction / 100 });
+    throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction as Cents) });
   }
   const windows = limitWindows(at);
   if (!(await add(trx, account.id, windows.day, amount, account.limit_daily))) {
-    throw new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: account.limit_daily / 100 });
+    throw new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_daily as Cents) });
   }
   if (windows.night && !(await add(trx, account.id, windows.night, amount, account.limit_nightly))) {
-    throw new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: account.limit_nightly / 100 });
+    throw new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_nightly as Cents) });
   }
 }
 

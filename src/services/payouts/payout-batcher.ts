@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
-import { feeFor, MAX_AMOUNT, type Cents } from '../../domain/money.ts';
+import { feeFor, MAX_AMOUNT, type Cents, toBrlNumber } from '../../domain/money.ts';
 import type { AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { NewTransaction, TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -211,7 +211,7 @@ export function createPayoutBatcher(deps: {
       const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed as Cents, percentBp: account.fee_cash_out_percent_bp });
       if (req.amount + fee > MAX_AMOUNT) return (out[index] = new DomainError('PIX_INVALID_AMOUNT', undefined, 'The amount plus the fee is above 999,999,999.99'));
       if (LIMITED_ORIGINS.has(req.origin) && req.amount > account.limit_per_transaction) {
-        return (out[index] = new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: account.limit_per_transaction / 100 }));
+        return (out[index] = new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction as Cents) }));
       }
       candidates.push({ index, row: payoutRow(req, account, fee, req.counterpart, now) });
     });
@@ -258,9 +258,9 @@ export function createPayoutBatcher(deps: {
       const limited = LIMITED_ORIGINS.has(tx.origin);
       let error: unknown;
       if (limited && (totals.get(`${account.id}|${windows.day}`) ?? 0) + amount > account.limit_daily) {
-        error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: account.limit_daily / 100 });
+        error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_daily as Cents) });
       } else if (limited && windows.night && (totals.get(`${account.id}|${windows.night}`) ?? 0) + amount > account.limit_nightly) {
-        error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: account.limit_nightly / 100 });
+        error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_nightly as Cents) });
       } else if (balance.available < tx.final_amount) {
         error = new DomainError(req.codes.insufficient);
       }

@@ -11,7 +11,7 @@ import { refundsRepo } from './refunds.repo.ts';
 export const REFUND_ORIGINS = ['refund_in', 'devolucao'] as const;
 
 /**
- * What happens when the settlement job finishes a refund, in the job's transaction (after it moved
+ * What happens when the settlement job finishes a refund, in the job's transaction (just before it moves
  * the money and the status): a rejected refund gives its reservation back to the original, then the
  * family's event is emitted.
  */
