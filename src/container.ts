@@ -89,6 +89,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   registerRefundHooks(payouts.settlement, outbox);
   chargeSplits = createChargeSplits({ db, clock, config, ledger, outbox, scheduler, settlement: payouts.settlement, creditOnUs: payouts.creditOnUs, logger });
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
+  // Infraction notices from the network (the simulator here, a provider adapter in production) open
+  // and move MEDs through the same service as the sandbox routes.
+  payouts.network.subscribeInfractions(meds.sink);
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });

@@ -1,5 +1,6 @@
 import type { DictKey } from '../domain/pix-keys.ts';
 import type { Cents } from '../domain/money.ts';
+import type { InfractionSink } from './infractions.ts';
 
 /**
  * The PIX network as the services see it: the key directory, outgoing payments and their outcomes.
@@ -51,4 +52,9 @@ export interface PixNetwork {
   /** Hands the payment over; answers when its outcome will be known (when to ask `outcome`). */
   submit(payment: OutgoingPayment): Promise<{ outcomeAt: Date }>;
   outcome(payment: OutgoingPayment): Promise<PaymentOutcome>;
+  /**
+   * Where infraction notices (MEDs other banks open against PIX we received) go: the adapter calls
+   * the sink whenever the network reports one or moves one along.
+   */
+  subscribeInfractions(sink: InfractionSink): void;
 }

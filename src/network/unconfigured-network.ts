@@ -14,6 +14,8 @@ export const unconfiguredNetwork: PixNetwork = {
   async submit() {
     throw new DomainError('PROVIDER_UNAVAILABLE', { provider: 'none' }, 'No PIX network provider is configured in production mode.');
   },
+  // Without a provider no infraction notice can arrive; there is nothing to subscribe to.
+  subscribeInfractions() {},
   async outcome(payment) {
     // Never reached (nothing is submitted); an unknown state stays pending, never success.
     return { status: 'pending', checkAgainAt: new Date(payment.submittedAt.getTime() + 60_000) };

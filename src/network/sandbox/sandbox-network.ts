@@ -1,3 +1,4 @@
+import type { InfractionNotice, InfractionNoticeUpdate, InfractionSink } from '../infractions.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Clock } from '../../domain/clock.ts';
@@ -13,12 +14,20 @@ import { parseScenario, REJECTIONS } from './scenarios.ts';
  * document the directory answered, so any instance answers alike and `outcome` needs no database
  * (it runs inside the settlement job's transaction).
  */
+/** The simulator: the port, plus the calls by which the simulated network reports infractions. */
+export interface SandboxNetwork extends PixNetwork {
+  reportInfraction(notice: InfractionNotice): Promise<unknown>;
+  updateInfraction(update: InfractionNoticeUpdate): Promise<unknown>;
+}
+
 export function createSandboxNetwork(deps: {
   db: Kysely<DB>;
   clock: Clock;
   settlementDelayMs: number;
   institutionIspb: string;
-}): PixNetwork {
+}): SandboxNetwork {
+  let infractions: InfractionSink | undefined;
+
   function dueAt(payment: OutgoingPayment): Date {
     const scenario = parseScenario(payment.scenario ?? undefined, 'cash_out');
     const extra = scenario.outcome === 'settle' ? scenario.extraDelaySeconds * 1000 : 0;
@@ -27,6 +36,21 @@ export function createSandboxNetwork(deps: {
 
   return {
     lookupKey: (key, hint) => lookupSandboxKey(deps.db, key, hint),
+
+    subscribeInfractions(sink) {
+      infractions = sink;
+    },
+
+    /** The simulated network reports an infraction: it reaches the sink as a provider's notice would. */
+    async reportInfraction(notice) {
+      if (!infractions) throw new Error('no infraction sink subscribed to the sandbox network');
+      return infractions.onInfractionReported(notice);
+    },
+
+    async updateInfraction(update) {
+      if (!infractions) throw new Error('no infraction sink subscribed to the sandbox network');
+      return infractions.onInfractionUpdated(update);
+    },
 
     async submit(payment) {
       return { outcomeAt: dueAt(payment) };

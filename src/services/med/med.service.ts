@@ -10,7 +10,9 @@ import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { refundsRepo } from '../refunds/refunds.repo.ts';
 import { remainingRefundable } from '../refunds/refund-rules.ts';
-import type { InfractionReport, InfractionSink, InfractionUpdate } from './infraction-feed.ts';
+import type { InfractionSink } from '../../network/infractions.ts';
+import type { InfractionReport, InfractionUpdate } from './infraction-feed.ts';
+import { MED_CAUSES, type MedCause } from './med-causes.ts';
 import { refundNatureOf } from './med-causes.ts';
 import { findMedMove, type MedMove } from './med-state-machine.ts';
 import { medView, type MedView } from './med-view.ts';
@@ -182,10 +184,30 @@ export function createMedService(deps: {
     };
   }
 
+  const STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const;
+  const RESULTS = ['APPROVED', 'REJECTED'] as const;
+  /** The network's notices, judged like any other input: unknown codes are refused, never guessed. */
   const sink: InfractionSink = {
     // A provider may report infractions on PIX this service does not know: they are kept, unreconciled.
-    onInfractionReported: (report) => open(report, { requireReconciled: false }),
-    onInfractionUpdated: transition,
+    onInfractionReported: (notice) => {
+      if (notice.cause !== null && !(MED_CAUSES as readonly string[]).includes(notice.cause)) {
+        throw new ValidationError([`cause must be one of: ${MED_CAUSES.join(', ')}`]);
+      }
+      return open({ ...notice, cause: notice.cause as MedCause | null }, { requireReconciled: false });
+    },
+    onInfractionUpdated: (update) => {
+      if (!(STATUSES as readonly string[]).includes(update.to)) throw new ValidationError([`to must be one of: ${STATUSES.join(', ')}`]);
+      if (update.analysisResult !== undefined && !(RESULTS as readonly string[]).includes(update.analysisResult)) {
+        throw new ValidationError([`analysisResult must be one of: ${RESULTS.join(', ')}`]);
+      }
+      return transition({
+        accountId: update.accountId,
+        medId: update.medId,
+        to: update.to as (typeof STATUSES)[number],
+        ...(update.analysisResult !== undefined ? { analysisResult: update.analysisResult as (typeof RESULTS)[number] } : {}),
+        ...(update.analysisDetails !== undefined ? { analysisDetails: update.analysisDetails } : {}),
+      });
+    },
   };
 
   return { open, transition, list, sink };
