@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_AMOUNT, cents } from './money.ts';
-import { allocateSplits } from './splits.ts';
+import { allocateSplits, PERCENT_SCALE } from './splits.ts';
 import type { SplitRule } from './splits.ts';
 
 const fixed = (value: number): SplitRule => ({ type: 'FIXED', value: cents(value) });
 // Written in basis points for readability, held in parts per million.
-const pct = (bp: number): SplitRule => ({ type: 'PERCENTAGE', value: bp * 100 });
+const PPM_PER_BASIS_POINT = PERCENT_SCALE / 10_000;
+const pct = (bp: number): SplitRule => ({ type: 'PERCENTAGE', value: bp * PPM_PER_BASIS_POINT });
 
 describe('allocateSplits', () => {
   it.each<[string, number, SplitRule[], number[], number]>([

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
-import { startHarness, type Harness } from '../harness.ts';
-import { balances, deliverAll, ISO, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
+import type { Harness } from '../harness.ts';
+import { balances, deliverAll, ISO, subscribe, transactionsOf, type FlowReceiver, useFlowEnvironment } from './flow-kit.ts';
 
 let h: Harness;
 let rx: FlowReceiver;
-beforeAll(async () => {
-  h = await startHarness();
-  rx = await startFlowReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await h.close();
-});
+useFlowEnvironment((env) => ({ h, rx } = env));
 
 describe('flow: charges nobody pays', () => {
   it('a cash-in expires into ERROR CHARGE_EXPIRED with its CashIn; a cob into REMOVIDA_PELO_PSP without an event; neither can be paid after', async () => {

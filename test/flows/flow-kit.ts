@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { expect } from 'vitest';
-import type { Harness } from '../harness.ts';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startHarness, type Harness } from '../harness.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 
 /** One webhook as the client's server saw it: the path, the headers and the raw body. */
@@ -9,6 +9,22 @@ export interface Delivery {
   path: string;
   headers: IncomingHttpHeaders;
   raw: string;
+}
+
+/**
+ * What every flow file needs: a fresh harness and a real receiver, started before its tests and closed
+ * after them. `use` hands them to the file's own variables.
+ */
+export function useFlowEnvironment(use: (env: { h: Harness; rx: FlowReceiver }) => void) {
+  let env: { h: Harness; rx: FlowReceiver } | undefined;
+  beforeAll(async () => {
+    env = { h: await startHarness(), rx: await startFlowReceiver() };
+    use(env);
+  });
+  afterAll(async () => {
+    await env?.rx.close();
+    await env?.h.close();
+  });
 }
 
 /**

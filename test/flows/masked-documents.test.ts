@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cnpj, cpf } from '../factories.ts';
-import { startHarness, type Harness } from '../harness.ts';
-import { deliverAll, startFlowReceiver, subscribe, type FlowReceiver } from './flow-kit.ts';
+import type { Harness } from '../harness.ts';
+import { deliverAll, subscribe, type FlowReceiver, useFlowEnvironment } from './flow-kit.ts';
 
 /**
  * Counterparty documents are masked everywhere the service shows them (interface spec: transactions,
@@ -11,14 +11,7 @@ import { deliverAll, startFlowReceiver, subscribe, type FlowReceiver } from './f
  */
 let h: Harness;
 let rx: FlowReceiver;
-beforeAll(async () => {
-  h = await startHarness();
-  rx = await startFlowReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await h.close();
-});
+useFlowEnvironment((env) => ({ h, rx } = env));
 
 describe('masked documents', () => {
   it('no raw counterparty document in any answer or webhook', async () => {

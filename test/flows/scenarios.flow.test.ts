@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
-import { startHarness, type Harness } from '../harness.ts';
-import { balances, deliverAll, startFlowReceiver, subscribe, type FlowReceiver } from './flow-kit.ts';
+import type { Harness } from '../harness.ts';
+import { balances, deliverAll, subscribe, type FlowReceiver, useFlowEnvironment } from './flow-kit.ts';
 
 /** Decisions 4.9: every error scenario, on each operation that takes the header, ends in its errorCode. */
 const SCENARIOS: Array<[string, string]> = [
@@ -20,14 +20,7 @@ const SCENARIOS: Array<[string, string]> = [
 
 let h: Harness;
 let rx: FlowReceiver;
-beforeAll(async () => {
-  h = await startHarness();
-  rx = await startFlowReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await h.close();
-});
+useFlowEnvironment((env) => ({ h, rx } = env));
 
 describe('flow: every error scenario reaches the client as its errorCode, and the money comes back', () => {
   it('cash-out, cash-in and refund-in', async () => {

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
-import { startHarness, type Harness } from '../harness.ts';
-import { balances, deliverAll, ISO, MASKED_CPF, startFlowReceiver, subscribe, transactionsOf, type FlowReceiver } from './flow-kit.ts';
+import type { Harness } from '../harness.ts';
+import { balances, deliverAll, ISO, MASKED_CPF, subscribe, transactionsOf, type FlowReceiver, useFlowEnvironment } from './flow-kit.ts';
 
 let h: Harness;
 let rx: FlowReceiver;
-beforeAll(async () => {
-  h = await startHarness();
-  rx = await startFlowReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await h.close();
-});
+useFlowEnvironment((env) => ({ h, rx } = env));
 
 describe('flow: direct transfer with a replayed idempotency key', () => {
   it('one transfer, one hold, one TRANSFER v2 webhook', async () => {

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
-import { startHarness, type Harness } from '../harness.ts';
-import { deliverAll, startFlowReceiver, subscribe, type FlowReceiver } from './flow-kit.ts';
+import type { Harness } from '../harness.ts';
+import { deliverAll, subscribe, type FlowReceiver, useFlowEnvironment } from './flow-kit.ts';
 
 let h: Harness;
 let rx: FlowReceiver;
-beforeAll(async () => {
-  h = await startHarness();
-  rx = await startFlowReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await h.close();
-});
+useFlowEnvironment((env) => ({ h, rx } = env));
 
 describe('flow: a receiver failing twice, then succeeding', () => {
   it('is retried only when the clock reaches each retry, and the event is delivered exactly once with one id and one body', async () => {
