@@ -18,3 +18,11 @@ export const ShortError = Type.Object(
 );
 
 export const NumericId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'numeric id' });
+
+/** The sandbox's outcome picker (decisions 4.9); production refuses it. */
+export const SandboxScenarioHeader = Type.Optional(
+  Type.String({ description: 'sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9)' }),
+);
+
+/** Headers of the routes that take `X-Sandbox-Scenario`. */
+export const ScenarioHeaders = Type.Object({ 'x-sandbox-scenario': SandboxScenarioHeader });

@@ -5,7 +5,7 @@ import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../
 import type { RouteModule } from '../../app-types.ts';
 import { toPartsPerMillion, toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { Amount } from '../../schemas/common.ts';
+import { Amount, ScenarioHeaders } from '../../schemas/common.ts';
 
 const Split = Type.Object({
   pixKey: Type.String({ minLength: 1, maxLength: 255 }),
@@ -66,7 +66,7 @@ export const createCashInRoute: RouteModule = (app, c) =>
         tags: ['pix'],
         summary: 'Create a receiving charge (dynamic BR Code)',
         security: [{ bearer: [] }],
-        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String()) }),
+        headers: ScenarioHeaders,
         body: Body,
         response: { 201: Created },
       },

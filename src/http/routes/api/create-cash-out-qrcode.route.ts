@@ -3,6 +3,7 @@ import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { CashOutResponse } from './create-cash-out.route.ts';
+import { ScenarioHeaders } from '../../schemas/common.ts';
 
 const CashOutQrCodeRequest = Type.Object({
   value: Type.Number({ format: 'money', minimum: 0.01, description: 'BRL; must equal the amount embedded in the QR code when present' }),
@@ -22,7 +23,7 @@ export const createCashOutQrCodeRoute: RouteModule = (app, c) =>
         tags: ['payouts'],
         summary: 'Pay a PIX QR code (static: its key; dynamic: its charge)',
         security: [{ bearer: [] }],
-        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String({ description: 'sandbox only (decisions 4.9)' })) }),
+        headers: ScenarioHeaders,
         body: CashOutQrCodeRequest,
         response: { 201: CashOutResponse },
       },

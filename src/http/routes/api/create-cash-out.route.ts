@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { ScenarioHeaders } from '../../schemas/common.ts';
 
 const CashOutRequest = Type.Object({
   // No upper bound here: above 999,999,999.99 is the business code PIX_INVALID_AMOUNT (decisions 4.7).
@@ -32,7 +33,7 @@ export const createCashOutRoute: RouteModule = (app, c) =>
         tags: ['payouts'],
         summary: 'Send a PIX payment to a key (the final status arrives by webhook or polling)',
         security: [{ bearer: [] }],
-        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String({ description: 'sandbox only (decisions 4.9)' })) }),
+        headers: ScenarioHeaders,
         body: CashOutRequest,
         response: { 201: CashOutResponse },
       },

@@ -4,7 +4,7 @@ import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { Amount } from '../../schemas/common.ts';
+import { Amount, ScenarioHeaders } from '../../schemas/common.ts';
 
 const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
@@ -35,7 +35,7 @@ export const createRefundInRoute: RouteModule = (app, c) =>
         summary: 'Refund a received PIX (refund-in)',
         security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'transactionId or numeric id of the received PIX' }) }),
-        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String()) }),
+        headers: ScenarioHeaders,
         body: Body,
         response: { 201: RefundIn },
       },

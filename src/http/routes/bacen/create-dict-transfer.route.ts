@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { SandboxScenarioHeader } from '../../schemas/common.ts';
 
 export const DictTransfer = Type.Object({
   endToEndId: Type.String({ description: 'provisionally the idempotency key; the real one arrives with settlement' }),
@@ -38,7 +39,7 @@ export const createDictTransferRoute: RouteModule = (app, c) =>
         security: [{ bearer: [] }],
         headers: Type.Object({
           'x-idempotency-key': Type.String({ format: 'uuid-v4' }),
-          'x-sandbox-scenario': Type.Optional(Type.String({ description: 'sandbox only (decisions 4.9)' })),
+          'x-sandbox-scenario': SandboxScenarioHeader,
         }),
         body: DictTransferRequest,
         response: { 201: DictTransfer },

@@ -4,7 +4,7 @@ import { centsFromDecimalString } from '../../../domain/money.ts';
 import { DEFAULT_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { ShortError } from '../../schemas/common.ts';
+import { ScenarioHeaders, ShortError } from '../../schemas/common.ts';
 import { Cob, CobBody, cobView, TxidParams } from './cob-view.ts';
 
 /** PUT /cob/{txid}: an immediate charge (a cash-in of the compatible family), ATIVA, revision 0. */
@@ -18,7 +18,7 @@ export const putCobRoute: RouteModule = (app, c) =>
         summary: 'Create an immediate charge',
         security: [{ bearer: [] }],
         params: TxidParams,
-        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String()) }),
+        headers: ScenarioHeaders,
         body: CobBody,
         response: { 201: Cob, 409: ShortError },
       },

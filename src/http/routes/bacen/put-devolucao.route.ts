@@ -4,7 +4,7 @@ import { centsFromDecimalString } from '../../../domain/money.ts';
 import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { ShortError } from '../../schemas/common.ts';
+import { ScenarioHeaders, ShortError } from '../../schemas/common.ts';
 import { Devolucao, DevolucaoParams, devolucaoView } from './devolucao-view.ts';
 
 const Body = Type.Object({
@@ -25,7 +25,7 @@ export const putDevolucaoRoute: RouteModule = (app, c) =>
         summary: 'Ask for a refund of a received PIX',
         security: [{ bearer: [] }],
         params: DevolucaoParams,
-        headers: Type.Object({ 'x-sandbox-scenario': Type.Optional(Type.String()) }),
+        headers: ScenarioHeaders,
         body: Body,
         response: { 201: Devolucao, 400: ShortError, 404: ShortError, 409: ShortError, 422: ShortError },
       },
