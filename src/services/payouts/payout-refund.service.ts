@@ -7,7 +7,7 @@ import { transactionsRepo, type TransactionRow } from '../../db/repos/transactio
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
-import { publicCounterpart, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 
 /**
  * The receiving bank returns part or all of a confirmed payout (sandbox): a CONFIRMED "Refund out"
@@ -65,18 +65,7 @@ export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; 
         accountId,
         type: 'refund_out',
         transactionId: refundTx.id,
-        payload: transactionEvent('CashOutReversal', refundTx, {
-          parentTransaction: {
-            transactionId: updated.transaction_id,
-            externalId: updated.external_id,
-            endToEndId: updated.end_to_end_id,
-            processingDate: (updated.processed_at ?? updated.updated_at).toISOString(),
-            wasTotalRefunded: remaining === 0,
-            remainingAmountForRefund: toBrlNumber(remaining),
-            metadata: (updated.metadata as Record<string, unknown>) ?? {},
-            counterpart: publicCounterpart(counterpart),
-          },
-        }),
+        payload: transactionEvent('CashOutReversal', refundTx, { parentTransaction: parentTransaction(updated, remaining) }),
       });
       return refundTx;
     });

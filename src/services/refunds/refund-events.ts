@@ -1,7 +1,6 @@
 import { toBrlNumber, toDecimalString, type Cents } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import type { Counterpart } from '../../db/schema.ts';
-import { publicCounterpart, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import type { RefundRow } from './refunds.repo.ts';
 import { remainingRefundable } from './refund-rules.ts';
 
@@ -11,18 +10,7 @@ import { remainingRefundable } from './refund-rules.ts';
  */
 export function cashInReversalEvent(tx: TransactionRow, original: TransactionRow) {
   const remaining = remainingRefundable(original) as Cents;
-  return transactionEvent('CashInReversal', tx, {
-    parentTransaction: {
-      transactionId: original.transaction_id,
-      externalId: original.external_id,
-      endToEndId: original.end_to_end_id,
-      processingDate: (original.processed_at ?? original.created_at).toISOString(),
-      wasTotalRefunded: remaining === 0,
-      remainingAmountForRefund: toBrlNumber(remaining),
-      metadata: (original.metadata as Record<string, unknown>) ?? {},
-      counterpart: publicCounterpart(original.counterpart as Counterpart | null),
-    },
-  });
+  return transactionEvent('CashInReversal', tx, { parentTransaction: parentTransaction(original, remaining) });
 }
 
 /**

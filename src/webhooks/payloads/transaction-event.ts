@@ -54,3 +54,20 @@ export function transactionEvent(event: TransactionEventName, tx: TransactionRow
     ...extra,
   };
 }
+
+/**
+ * `parentTransaction` of the reversal events (decisions section 5): the original payment and what is
+ * still refundable of it after this reversal.
+ */
+export function parentTransaction(original: TransactionRow, remaining: Cents) {
+  return {
+    transactionId: original.transaction_id,
+    externalId: original.external_id,
+    endToEndId: original.end_to_end_id,
+    processingDate: (original.processed_at ?? original.created_at).toISOString(),
+    wasTotalRefunded: remaining === 0,
+    remainingAmountForRefund: toBrlNumber(remaining),
+    metadata: (original.metadata as Record<string, unknown>) ?? {},
+    counterpart: publicCounterpart(original.counterpart as Counterpart | null),
+  };
+}
