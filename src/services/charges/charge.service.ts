@@ -8,7 +8,7 @@ import { feeFor, type Cents } from '../../domain/money.ts';
 import { detectDictKey, toDictKey, type PublicKeyType } from '../../domain/pix-keys.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
-import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import { transactionsRepo, type NewTransaction, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Devedor, StoredSplit } from '../../db/schema/charges.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
@@ -51,6 +51,39 @@ const SPLIT_KEY_TYPES: Record<StoredSplit['pixKeyType'], PublicKeyType> = {
   CNPJ: 'DOCUMENT',
   RANDOM: 'RANDOM',
 };
+
+/** The PENDING "Pix in" behind a charge (cash-in or cob), until it is paid, expires or is cancelled. */
+function pendingChargeTransaction(input: {
+  accountId: number;
+  origin: 'cash_in' | 'cob';
+  family: 'api' | 'bacen';
+  externalId: string | null;
+  amount: Cents;
+  pixKey: string;
+  description: string | null;
+  metadata: Record<string, string>;
+  scenario: string | null;
+  now: Date;
+}): NewTransaction {
+  return {
+    transaction_id: newUuidV4(),
+    account_id: input.accountId,
+    kind: 'PAYMENT',
+    status: 'PENDING',
+    origin: input.origin,
+    family: input.family,
+    external_id: input.externalId,
+    original_amount: input.amount,
+    final_amount: input.amount,
+    pix_key: input.pixKey,
+    description: input.description,
+    // The schema types metadata as generated; the column takes JSON text like every jsonb here.
+    metadata: JSON.stringify(input.metadata) as never,
+    scenario: input.scenario,
+    created_at: input.now,
+    updated_at: input.now,
+  };
+}
 
 const isDocument = (d: string) => isValidCpf(d) || isValidCnpj(d);
 
@@ -139,30 +172,21 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
       const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed as Cents, percentBp: account.fee_cash_in_percent_bp });
       if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
       const now = clock.now();
-      const transactionId = newUuidV4();
-      const { created, row: tx } = await transactionsRepo.insertUnlessExternalIdUsed(trx, {
-        transaction_id: transactionId,
-        account_id: accountId,
-        kind: 'PAYMENT',
-        status: 'PENDING',
-        origin: 'cash_in',
-        external_id: input.externalId,
-        original_amount: input.amount,
-        final_amount: input.amount,
-        pix_key: account.pix_key,
-        description: input.description,
-        // The schema types metadata as generated; the column takes JSON text like every jsonb here.
-        metadata: JSON.stringify(input.additionalInfo ?? {}) as never,
-        counterpart: null,
-        end_to_end_id: null,
-        error_code: null,
-        error_message: null,
-        parent_id: null,
-        scenario: scenarioHeader ?? null,
-        created_at: now,
-        updated_at: now,
-        processed_at: null,
-      });
+      const { created, row: tx } = await transactionsRepo.insertUnlessExternalIdUsed(
+        trx,
+        pendingChargeTransaction({
+          accountId,
+          origin: 'cash_in',
+          family: 'api',
+          externalId: input.externalId,
+          amount: input.amount,
+          pixKey: account.pix_key,
+          description: input.description,
+          metadata: input.additionalInfo ?? {},
+          scenario: scenarioHeader ?? null,
+          now,
+        }),
+      );
       if (!created) {
         throw new DomainError('PIX_DUPLICATE_EXTERNAL_ID', { externalId: input.externalId, existingTransactionId: tx.transaction_id });
       }
@@ -171,7 +195,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
         transaction_id: tx.id,
         account_id: accountId,
         kind: 'cash_in',
-        txid: transactionId.replaceAll('-', ''),
+        txid: tx.transaction_id.replaceAll('-', ''),
         location_id: locationId,
         br_code: chargeBrCode({ publicHost: config.publicHost, locationId, amount: input.amount, merchantName: account.name }),
         correlation_id: newUuidV4(),
@@ -217,28 +241,21 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
       const keys = await accountsRepo.keysOf(trx, accountId);
       if (!keys.some((k) => k.key === chave)) throw new ValidationError(['chave must be a PIX key of the account']);
       const now = clock.now();
-      const tx = await transactionsRepo.insert(trx, {
-        transaction_id: newUuidV4(),
-        account_id: accountId,
-        kind: 'PAYMENT',
-        status: 'PENDING',
-        origin: 'cob',
-        family: 'bacen',
-        external_id: null,
-        original_amount: input.amount,
-        final_amount: input.amount,
-        pix_key: chave,
-        description: input.solicitacaoPagador ?? null,
-        counterpart: null,
-        end_to_end_id: null,
-        error_code: null,
-        error_message: null,
-        parent_id: null,
-        scenario: scenarioHeader ?? null,
-        created_at: now,
-        updated_at: now,
-        processed_at: null,
-      });
+      const tx = await transactionsRepo.insert(
+        trx,
+        pendingChargeTransaction({
+          accountId,
+          origin: 'cob',
+          family: 'bacen',
+          externalId: null,
+          amount: input.amount,
+          pixKey: chave,
+          description: input.solicitacaoPagador ?? null,
+          metadata: {},
+          scenario: scenarioHeader ?? null,
+          now,
+        }),
+      );
       const locationId = newLocationId();
       const charge = await chargesRepo.insertUnlessTxidUsed(trx, {
         transaction_id: tx.id,
