@@ -17,13 +17,19 @@ declare module 'fastify' {
 /** A portal route file: registers its pages on the portal's scope. */
 export type PortalRoutes = (app: FastifyInstance, c: Container) => void;
 
+/** A JSX element as HTML text; async components make toString() answer a promise. */
+async function htmlOf(page: unknown): Promise<string> {
+  const node = await page;
+  return String(await (node as { toString(): string | Promise<string> }).toString());
+}
+
 /** Renders a page (a JSX element) as the answer. */
 export async function render(reply: FastifyReply, page: unknown, status = 200) {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .send('<!doctype html>' + String(await page));
+    .send('<!doctype html>' + (await htmlOf(page)));
 }
 
 /** The signed-in session; a request without one never gets here (the scope's hook redirects it). */

@@ -42,4 +42,72 @@ export const portalReads = {
       .limit(500)
       .execute();
   },
+
+  /** The account's latest delivery attempts, with their delivery's state and next retry. */
+  recentAttempts(db: Kysely<DB>, accountId: number, limit: number) {
+    return db
+      .selectFrom('webhook_logs as l')
+      .leftJoin('webhook_deliveries as d', 'd.id', 'l.delivery_id')
+      .leftJoin('events as e', 'e.id', 'l.event_id')
+      .leftJoin('transactions as t', 't.id', 'e.transaction_id')
+      .select(['l.id', 'l.url', 'l.status_code', 'l.duration_ms', 'l.error', 'l.created_at', 'd.status as delivery_status', 'd.next_attempt_at', 't.transaction_id'])
+      .where('l.account_id', '=', accountId)
+      .orderBy('l.id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Accounts by id, exact document, or a part of the name; newest first. */
+  searchAccounts(db: Kysely<DB>, q: string, limit: number) {
+    let query = db.selectFrom('accounts').select(['id', 'name', 'document', 'available']).orderBy('id', 'desc').limit(limit);
+    const text = q.trim();
+    if (text) {
+      const digits = text.replace(/[.\-/\s]/g, '');
+      query = query.where((eb) =>
+        eb.or([
+          eb('name', 'ilike', `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`),
+          eb('document', '=', digits),
+          ...(/^\d{1,9}$/.test(text) ? [eb('id', '=', Number(text))] : []),
+        ]),
+      );
+    }
+    return query.execute();
+  },
+
+  async jobSummary(db: Kysely<DB>) {
+    const counts = await db.selectFrom('jobs').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+    const failedRows = await db.selectFrom('jobs').select(['id', 'kind', 'attempts', 'last_error', 'updated_at']).where('status', '=', 'failed').orderBy('id', 'desc').limit(25).execute();
+    const of = (status: string) => Number(counts.find((r) => r.status === status)?.n ?? 0);
+    return { pending: of('pending'), failed: of('failed'), failedRows };
+  },
+
+  /** Deliveries that failed at least once and are not delivered (retrying or given up), newest first. */
+  failingDeliveries(db: Kysely<DB>, limit: number) {
+    return db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.account_id', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'w.url'])
+      .where((eb) => eb.or([eb('d.status', '=', 'failed'), eb.and([eb('d.status', '=', 'pending'), eb('d.attempts', '>', 0)])]))
+      .orderBy('d.id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  /** The account's charges (the transaction's status is the charge's), newest first. */
+  chargesOf(db: Kysely<DB>, accountId: number, limit: number) {
+    return chargeQuery(db, accountId).orderBy('c.id', 'desc').limit(limit).execute();
+  },
+
+  chargeOf(db: Kysely<DB>, accountId: number, transactionId: string) {
+    if (!/^[0-9a-f-]{36}$/i.test(transactionId)) return Promise.resolve(undefined);
+    return chargeQuery(db, accountId).where('t.transaction_id', '=', transactionId.toLowerCase()).executeTakeFirst();
+  },
 };
+
+function chargeQuery(db: Kysely<DB>, accountId: number) {
+  return db
+    .selectFrom('charges as c')
+    .innerJoin('transactions as t', 't.id', 'c.transaction_id')
+    .select(['c.id', 'c.txid', 'c.br_code', 'c.expires_at', 'c.amount', 't.transaction_id', 't.status', 't.description', 't.created_at'])
+    .where('c.account_id', '=', accountId);
+}

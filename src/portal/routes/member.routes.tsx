@@ -8,9 +8,9 @@ import { refusal } from '../forms.ts';
 import { Page, StatusPill } from '../layout.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
 import { SignedAmount, TransactionTable } from '../pages/transactions.tsx';
-// import { chargesRoutes } from './charges.routes.tsx';
-// import { payoutsRoutes } from './payouts.routes.tsx';
-// import { integrationRoutes } from './integration.routes.tsx';
+import { chargesRoutes } from './charges.routes.tsx';
+import { payoutsRoutes } from './payouts.routes.tsx';
+import { integrationRoutes } from './integration.routes.tsx';
 // import { sandboxRoutes } from './sandbox.routes.tsx';
 import { BalanceCards } from '../pages/balance.tsx';
 
@@ -232,14 +232,15 @@ export const memberRoutes: PortalRoutes = (app, c) => {
           </div>
           {deliveries.length === 0 ? <p class="empty">{t('noneYet')}</p> : (
             <table>
-              <thead><tr><th scope="col">{ctx.lang === 'en' ? 'Event' : 'Evento'}</th><th scope="col" class="hide-phone">URL</th><th scope="col">{t('status')}</th><th scope="col">{ctx.lang === 'en' ? 'Attempts' : 'Tentativas'}</th></tr></thead>
+              <thead><tr><th scope="col">{ctx.lang === 'en' ? 'Event' : 'Evento'}</th><th scope="col" class="hide-phone">URL</th><th scope="col">{t('status')}</th><th scope="col">{ctx.lang === 'en' ? 'Attempts' : 'Tentativas'}</th><th scope="col">{ctx.lang === 'en' ? 'Next retry' : 'Próxima tentativa'}</th></tr></thead>
               <tbody>
                 {deliveries.map((d) => (
                   <tr>
-                    <td><a href={`/portal/webhooks/deliveries/${d.id}`}>{d.type}</a></td>
+                    <td>{d.type}</td>
                     <td class="hide-phone mono">{d.url}</td>
                     <td><span class={`pill ${d.status === 'delivered' ? 'pill-ok' : d.status === 'failed' ? 'pill-bad' : 'pill-warn'}`}>{d.status}{d.last_status_code ? ` · ${d.last_status_code}` : ''}</span></td>
                     <td>{d.attempts}</td>
+                    <td>{d.status === 'pending' ? dateTime(d.next_attempt_at, ctx.lang) : '—'}</td>
                   </tr>
                 ))}
               </tbody>
@@ -300,8 +301,8 @@ export const memberRoutes: PortalRoutes = (app, c) => {
     );
   });
 
-  // chargesRoutes(app, c);
-  // payoutsRoutes(app, c);
-  // integrationRoutes(app, c);
+  chargesRoutes(app, c);
+  payoutsRoutes(app, c);
+  integrationRoutes(app, c);
   // sandboxRoutes(app, c);
 };

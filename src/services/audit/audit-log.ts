@@ -65,3 +65,37 @@ export type AuditLog = ReturnType<typeof createAuditLog>;
 
 /** The actor of a request made with the admin token. */
 export const adminTokenActor = (address: string | null): Actor => ({ actor: 'admin-token', email: null, address });
+
+/** The parts of an account an audit record shows: limits and fees before and after. */
+export function accountSnapshot(row: {
+  name: string;
+  limit_per_transaction: number;
+  limit_daily: number;
+  limit_nightly: number;
+  fee_cash_in_fixed: number;
+  fee_cash_in_percent_bp: number;
+  fee_cash_out_fixed: number;
+  fee_cash_out_percent_bp: number;
+}) {
+  return {
+    name: row.name,
+    limits: { perTransaction: row.limit_per_transaction, daily: row.limit_daily, nightly: row.limit_nightly },
+    fees: {
+      cashIn: { fixed: row.fee_cash_in_fixed, percentBp: row.fee_cash_in_percent_bp },
+      cashOut: { fixed: row.fee_cash_out_fixed, percentBp: row.fee_cash_out_percent_bp },
+    },
+  };
+}
+
+/** An `AccountAudit` (account service hook) that records `action` for `actor`. */
+export function auditAccountChange(audit: AuditLog, actor: Actor, action: string) {
+  return async (trx: Transaction<DB>, before: Parameters<typeof accountSnapshot>[0] | undefined, after: Parameters<typeof accountSnapshot>[0] & { id: number }) => {
+    await audit.record(trx, actor, {
+      action,
+      accountId: after.id,
+      target: `account:${after.id}`,
+      before: before ? accountSnapshot(before) : null,
+      after: accountSnapshot(after),
+    });
+  };
+}

@@ -44,6 +44,17 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
     return { ...info, ...made };
   }
 
+  /** The account's certificates, newest first. */
+  async function list(accountId: number) {
+    return deps.db
+      .selectFrom('certificates')
+      .select(['fingerprint', 'subject', 'not_before', 'not_after', 'revoked_at', 'created_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .limit(200)
+      .execute();
+  }
+
   async function revoke(fingerprint: string) {
     const normalized = fingerprint.replaceAll(':', '').toLowerCase();
     const row = await deps.db
@@ -56,7 +67,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
     if (!row) throw new DomainError('NOT_FOUND', undefined, `No active certificate with fingerprint ${normalized}`);
   }
 
-  return { register, make, revoke };
+  return { register, make, revoke, list };
 }
 
 export type CertificateService = ReturnType<typeof createCertificateService>;

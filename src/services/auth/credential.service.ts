@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
-import { ValidationError } from '../../domain/errors/domain-error.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
 import type { AccountService } from '../accounts/account.service.ts';
@@ -31,7 +31,31 @@ export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; ac
     return { clientId, clientSecret, scopes: [...new Set(scopes)] as Scope[] };
   }
 
-  return { create };
+  /** The account's credentials, newest first (never the secret: only its hash is kept). */
+  async function list(accountId: number) {
+    return deps.db
+      .selectFrom('credentials')
+      .select(['client_id', 'scopes', 'created_at', 'revoked_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .limit(200)
+      .execute();
+  }
+
+  /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
+  async function revoke(accountId: number, clientId: string) {
+    const row = await deps.db
+      .updateTable('credentials')
+      .set({ revoked_at: deps.clock.now() })
+      .where('client_id', '=', clientId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .returning('client_id')
+      .executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', undefined, `No active credential ${clientId}`);
+  }
+
+  return { create, list, revoke };
 }
 
 export type CredentialService = ReturnType<typeof createCredentialService>;
