@@ -23,6 +23,7 @@ const MEMBER_NAV: Array<[MessageKey, string]> = [
   ['certificates', '/portal/certificates'],
   ['med', '/portal/med'],
 ];
+const SANDBOX_NAV: [MessageKey, string] = ['sandbox', '/portal/sandbox'];
 const OPERATOR_NAV: Array<[MessageKey, string]> = [
   ['accounts', '/portal/admin/accounts'],
   ['auditLog', '/portal/admin/audit'],
@@ -67,7 +68,7 @@ export function CsrfField(props: { ctx: PageContext }) {
 export function Page(props: { ctx: PageContext; title: string; active: string; children: Child }) {
   const { ctx } = props;
   const t = ctx.t;
-  const nav = ctx.session?.user.role === 'OPERATOR' ? OPERATOR_NAV : MEMBER_NAV;
+  const nav = ctx.session?.user.role === 'OPERATOR' ? OPERATOR_NAV : ctx.sandbox ? [...MEMBER_NAV, SANDBOX_NAV] : MEMBER_NAV;
   return (
     <Document ctx={ctx} title={props.title}>
       <body hx-headers={JSON.stringify({ 'x-csrf-token': ctx.session?.csrfToken ?? '' })}>

@@ -93,6 +93,25 @@ export const portalReads = {
       .execute();
   },
 
+  /** Charges still waiting for a payer (sandbox tools). */
+  pendingCharges(db: Kysely<DB>, accountId: number, limit: number) {
+    return chargeQuery(db, accountId).where('t.status', '=', 'PENDING').orderBy('c.id', 'desc').limit(limit).execute();
+  },
+
+  /** Confirmed PIX received by the account (sandbox tools: what a MED can dispute). */
+  receivedPix(db: Kysely<DB>, accountId: number, limit: number) {
+    return db
+      .selectFrom('transactions')
+      .select(['transaction_id', 'end_to_end_id', 'original_amount', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'PAYMENT')
+      .where('status', '=', 'CONFIRMED')
+      .where('end_to_end_id', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
   /** The account's charges (the transaction's status is the charge's), newest first. */
   chargesOf(db: Kysely<DB>, accountId: number, limit: number) {
     return chargeQuery(db, accountId).orderBy('c.id', 'desc').limit(limit).execute();

@@ -11,7 +11,7 @@ import { SignedAmount, TransactionTable } from '../pages/transactions.tsx';
 import { chargesRoutes } from './charges.routes.tsx';
 import { payoutsRoutes } from './payouts.routes.tsx';
 import { integrationRoutes } from './integration.routes.tsx';
-// import { sandboxRoutes } from './sandbox.routes.tsx';
+import { sandboxRoutes } from './sandbox.routes.tsx';
 import { BalanceCards } from '../pages/balance.tsx';
 
 const KINDS: TransactionKind[] = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT'];
@@ -304,5 +304,5 @@ export const memberRoutes: PortalRoutes = (app, c) => {
   chargesRoutes(app, c);
   payoutsRoutes(app, c);
   integrationRoutes(app, c);
-  // sandboxRoutes(app, c);
+  sandboxRoutes(app, c);
 };
