@@ -12,13 +12,23 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/postgres/**'],
+          exclude: ['test/postgres/**', 'test/browser/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
           // Files share their worker process, so PGlite's WebAssembly is compiled once per worker
           // instead of once per file (about 3 s each); every file still gets its own database.
           isolate: false,
+        },
+      },
+      {
+        // The portal in a real browser (Debian's chromium; skipped with a message when it is missing).
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
         },
       },
       ...(withPg
