@@ -36,7 +36,7 @@ export default defineConfig({
             {
               test: {
                 name: 'postgres',
-                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts'],
+                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts', 'test/portal/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
                 testTimeout: 60_000,
                 hookTimeout: 60_000,

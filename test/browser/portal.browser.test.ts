@@ -4,6 +4,9 @@ import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { chromiumMissing, CHROMIUM, launchBrowser, screenshots, seriousViolations } from './browser-support.ts';
 
+if (chromiumMissing && process.env.PORTAL_BROWSER_REQUIRED) {
+  throw new Error(`PORTAL_BROWSER_REQUIRED is set but there is no chromium at ${CHROMIUM}`);
+}
 if (chromiumMissing) {
   console.warn(`Portal browser suite skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`);
 }
