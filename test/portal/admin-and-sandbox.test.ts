@@ -102,6 +102,30 @@ describe('admin panel', () => {
   });
 });
 
+describe('audit of integration changes', () => {
+  it('webhooks, credentials and certificates changed by a member or the admin API are recorded with who did it', async () => {
+    const account = await h.createAccount();
+    const member = await signedInMember(h, account.id, 'integrator@example.com');
+    await member.post('/portal/webhooks', { eventType: 'cash_in', url: 'https://audit.example.com/x', headers: 'X-Key: 1' });
+    await member.post('/portal/credentials');
+    await member.post('/portal/certificates/make');
+    await h.admin('POST', `/admin/accounts/${account.id}/credentials`, {});
+    const hooks = (await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().webhooks as Array<{ id: number }>;
+    await h.admin('DELETE', `/admin/webhooks/${hooks[0]!.id}`);
+    const rows = await h.c.db.selectFrom('audit_log').select(['action', 'actor', 'actor_email']).where('account_id', '=', account.id).orderBy('id').execute();
+    expect(rows.map((r) => `${r.action} by ${r.actor_email ?? r.actor}`)).toEqual([
+      'account.create by admin-token',
+      'member.invite by admin-token',
+      'member.accept-invitation by integrator@example.com',
+      'webhook.register by integrator@example.com',
+      'credential.create by integrator@example.com',
+      'certificate.make by integrator@example.com',
+      'credential.create by admin-token',
+      'webhook.remove by admin-token',
+    ]);
+  });
+});
+
 describe('sandbox tools', () => {
   it('simulate an incoming PIX, pay a charge, open a MED, move the clock', async () => {
     const account = await h.createAccount();

@@ -45,6 +45,20 @@ describe('member dashboard', () => {
     expect((await member.get('/portal/transactions/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
 
+  it('transactions: pages of 25 with Next and Previous, without counting the window', async () => {
+    const busy = await h.createAccount();
+    for (let i = 0; i < 26; i++) await h.deposit(busy.id, 1 + i);
+    const client = await signedInMember(h, busy.id, 'busy@example.com');
+    const first = await client.get('/portal/transactions');
+    expect(first.body.match(/href="\/portal\/transactions\/[0-9a-f-]{36}"/g)).toHaveLength(25);
+    expect(first.body).toContain('rel="next"');
+    expect(first.body).not.toContain('rel="prev"');
+    const second = await client.get('/portal/transactions?page=2');
+    expect(second.body.match(/href="\/portal\/transactions\/[0-9a-f-]{36}"/g)).toHaveLength(1);
+    expect(second.body).toContain('rel="prev"');
+    expect(second.body).not.toContain('rel="next"');
+  });
+
   it('charges: creates one, shows its QR code and copy-and-paste code, and its status fragment', async () => {
     const bad = await member.post('/portal/charges', { value: '10,999', description: 'x', expiration: '60' });
     expect(bad.statusCode).toBe(400);

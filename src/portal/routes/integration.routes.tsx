@@ -4,7 +4,8 @@ import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { EventType } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
-import { memberAccountId, render, type PortalRoutes } from '../context.ts';
+import { recordAs } from '../../services/audit/audit-log.ts';
+import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
@@ -238,7 +239,7 @@ export function integrationPages(c: Container) {
       if (!eventType) return show(request, reply, 'webhooks', { error: 'eventType must be one of: ' + EVENTS.join(', ') }, 400);
       if (typeof headers === 'string') return show(request, reply, 'webhooks', { error: headers }, 400);
       try {
-        await c.webhooks.register(accountId, { eventType, url: field(request.body, 'url').trim(), headers });
+        await c.webhooks.register(accountId, { eventType, url: field(request.body, 'url').trim(), headers }, recordAs(c.audit, actorOf(request), 'webhook.register'));
       } catch (error) {
         const refused = refusal(error);
         return show(request, reply, 'webhooks', { error: refused.message }, refused.status);
@@ -252,7 +253,7 @@ export function integrationPages(c: Container) {
       // remove() takes any id: check it is this account's first, so a foreign id is a 404.
       const own = (await c.webhooks.list(accountId)).some((w) => w.id === webhookId);
       if (!own) throw new DomainError('NOT_FOUND');
-      await c.webhooks.remove(webhookId);
+      await c.webhooks.remove(webhookId, recordAs(c.audit, actorOf(request), 'webhook.remove'));
       return reply.redirect(back(request, 'webhooks'), 303);
     });
 
@@ -263,20 +264,20 @@ export function integrationPages(c: Container) {
 
     app.post(`${base}/credentials`, async (request, reply) => {
       const accountId = await accountOf(request);
-      const created = await c.credentials.create(accountId, {});
+      const created = await c.credentials.create(accountId, {}, recordAs(c.audit, actorOf(request), 'credential.create'));
       return show(request, reply, 'credentials', { created }, 201);
     });
 
     app.post(`${base}/credentials/:clientId/revoke`, async (request, reply) => {
       const accountId = await accountOf(request);
-      await c.credentials.revoke(accountId, (request.params as { clientId: string }).clientId);
+      await c.credentials.revoke(accountId, (request.params as { clientId: string }).clientId, recordAs(c.audit, actorOf(request), 'credential.revoke'));
       return reply.redirect(back(request, 'credentials'), 303);
     });
 
     app.post(`${base}/certificates`, async (request, reply) => {
       const accountId = await accountOf(request);
       try {
-        await c.certificates.register(accountId, field(request.body, 'pem'));
+        await c.certificates.register(accountId, field(request.body, 'pem'), recordAs(c.audit, actorOf(request), 'certificate.register'));
       } catch (error) {
         const refused = refusal(error);
         return show(request, reply, 'certificates', { error: refused.message }, refused.status);
@@ -286,7 +287,7 @@ export function integrationPages(c: Container) {
 
     app.post(`${base}/certificates/make`, async (request, reply) => {
       const accountId = await accountOf(request);
-      const made = await c.certificates.make(accountId);
+      const made = await c.certificates.make(accountId, recordAs(c.audit, actorOf(request), 'certificate.make'));
       return show(request, reply, 'certificates', { made }, 201);
     });
 
@@ -295,7 +296,7 @@ export function integrationPages(c: Container) {
       const fingerprint = (request.params as { fingerprint: string }).fingerprint;
       const own = (await c.certificates.list(accountId)).some((r) => r.fingerprint === fingerprint);
       if (!own) throw new DomainError('NOT_FOUND');
-      await c.certificates.revoke(fingerprint);
+      await c.certificates.revoke(fingerprint, recordAs(c.audit, actorOf(request), 'certificate.revoke'));
       return reply.redirect(back(request, 'certificates'), 303);
     });
   }

@@ -61,10 +61,10 @@ export const memberRoutes: PortalRoutes = (app, c) => {
     const type = KINDS.find((k) => k === q.type);
     const status = STATUSES.find((s) => s === q.status);
     const page = /^[1-9]\d{0,6}$/.test(q.page ?? '') ? Number(q.page) : 1;
-    let result: Awaited<ReturnType<typeof c.transactions.list>> | undefined;
+    let result: Awaited<ReturnType<typeof c.transactions.browse>> | undefined;
     let problem: { status: number; message: string } | undefined;
     try {
-      result = await c.transactions.list(accountId, {
+      result = await c.transactions.browse(accountId, {
         page,
         size: PAGE_SIZE,
         ...(type ? { type } : {}),
@@ -79,7 +79,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
       const params = new URLSearchParams(Object.entries({ ...q, page: String(p) }).filter((e): e is [string, string] => Boolean(e[1])));
       return `/portal/transactions?${params}`;
     };
-    const meta = result?.metadata;
+    const meta = result;
     return render(
       reply,
       <Page ctx={ctx} title={t('transactions')} active="/portal/transactions">
@@ -113,10 +113,10 @@ export const memberRoutes: PortalRoutes = (app, c) => {
             <button class="primary" type="submit">{t('filter')}</button>
           </form>
           <TransactionTable ctx={ctx} rows={result?.rows ?? []} />
-          {meta && meta.totalPages > 1 ? (
-            <nav class="pager" aria-label={t('page', { page: meta.page, pages: meta.totalPages })}>
+          {meta && (meta.hasNext || meta.hasPrevious) ? (
+            <nav class="pager" aria-label={t('pageOf', { page: meta.page })}>
               {meta.hasPrevious ? <a href={link(meta.page - 1)} rel="prev">{t('previous')}</a> : <span></span>}
-              <span>{t('page', { page: meta.page, pages: meta.totalPages })}</span>
+              <span>{t('pageOf', { page: meta.page })}</span>
               {meta.hasNext ? <a href={link(meta.page + 1)} rel="next">{t('next')}</a> : <span></span>}
             </nav>
           ) : null}

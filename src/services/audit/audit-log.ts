@@ -99,3 +99,11 @@ export function auditAccountChange(audit: AuditLog, actor: Actor, action: string
     });
   };
 }
+
+/** A service's hook for recording one change inside its own transaction. */
+export type ChangeAudit = (trx: Transaction<DB>, change: { accountId: number | null; target: string; after?: Record<string, unknown> | null; before?: Record<string, unknown> | null }) => Promise<void>;
+
+/** The `ChangeAudit` that records `action` for `actor`. */
+export function recordAs(audit: AuditLog, actor: Actor, action: string): ChangeAudit {
+  return (trx, change) => audit.record(trx, actor, { action, ...change });
+}
