@@ -361,7 +361,9 @@ export const integrationRoutes: PortalRoutes = (app, c) => {
     const accountId = memberAccountId(request);
     const id = (request.params as { id: string }).id;
     try {
-      await c.webhookResend.resend(accountId, id);
+      // With a url: that delivery's URL only; without: every URL registered for the event.
+      const url = field(request.body, 'url');
+      await c.webhookResend.resend(accountId, id, url ? { url } : {});
     } catch (error) {
       const refused = refusal(error);
       if (refused.status === 404) throw new DomainError('NOT_FOUND');

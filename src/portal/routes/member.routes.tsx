@@ -232,7 +232,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
           </div>
           {deliveries.length === 0 ? <p class="empty">{t('noneYet')}</p> : (
             <table>
-              <thead><tr><th scope="col">{ctx.lang === 'en' ? 'Event' : 'Evento'}</th><th scope="col" class="hide-phone">URL</th><th scope="col">{t('status')}</th><th scope="col">{ctx.lang === 'en' ? 'Attempts' : 'Tentativas'}</th><th scope="col">{ctx.lang === 'en' ? 'Next retry' : 'Próxima tentativa'}</th></tr></thead>
+              <thead><tr><th scope="col">{ctx.lang === 'en' ? 'Event' : 'Evento'}</th><th scope="col" class="hide-phone">URL</th><th scope="col">{t('status')}</th><th scope="col">{ctx.lang === 'en' ? 'Attempts' : 'Tentativas'}</th><th scope="col">{ctx.lang === 'en' ? 'Next retry' : 'Próxima tentativa'}</th><th scope="col"><span class="skip">{ctx.lang === 'en' ? 'Actions' : 'Ações'}</span></th></tr></thead>
               <tbody>
                 {deliveries.map((d) => (
                   <tr>
@@ -241,6 +241,13 @@ export const memberRoutes: PortalRoutes = (app, c) => {
                     <td><span class={`pill ${d.status === 'delivered' ? 'pill-ok' : d.status === 'failed' ? 'pill-bad' : 'pill-warn'}`}>{d.status}{d.last_status_code ? ` · ${d.last_status_code}` : ''}</span></td>
                     <td>{d.attempts}</td>
                     <td>{d.status === 'pending' ? dateTime(d.next_attempt_at, ctx.lang) : '—'}</td>
+                    <td>
+                      <form method="post" action={`/portal/webhooks/resend-transaction/${tx.transaction_id}`}>
+                        <input type="hidden" name="_csrf" value={ctx.session?.csrfToken ?? ''} />
+                        <input type="hidden" name="url" value={d.url} />
+                        <button class="secondary button" type="submit" aria-label={`${ctx.lang === 'en' ? 'Resend to' : 'Reenviar para'} ${d.url}`}>{ctx.lang === 'en' ? 'Resend' : 'Reenviar'}</button>
+                      </form>
+                    </td>
                   </tr>
                 ))}
               </tbody>
