@@ -146,6 +146,30 @@ describe('member dashboard', () => {
     expect((await member.get('/portal/certificates')).body).toContain('Revoked');
   });
 
+  it("certificates: a CSR is signed by the service's CA, registered, and gets tokens", async () => {
+    const { webcrypto, X509Certificate } = await import('node:crypto');
+    const x509 = await import('@peculiar/x509');
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+    const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=padaria-backend', keys, signingAlgorithm: alg });
+    const signed = await member.post('/portal/certificates', { pem: csr.toString('pem') });
+    expect(signed.statusCode).toBe(201);
+    const href = /download="client-cert.pem" href="data:application\/x-pem-file;charset=utf-8,([^"]+)"/.exec(signed.body)![1]!;
+    const certPem = decodeURIComponent(href.replaceAll('&amp;', '&'));
+    const cert = new X509Certificate(certPem);
+    expect(cert.subject).toContain('CN=padaria-backend');
+    expect(cert.issuer).toContain('client CA');
+    const ca = await h.c.db.selectFrom('client_ca').select('certificate_pem').executeTakeFirstOrThrow();
+    expect(cert.verify(new X509Certificate(ca.certificate_pem).publicKey)).toBe(true);
+    const creds = (await h.admin('POST', `/admin/accounts/${accountId}/credentials`, {})).json();
+    const token = await h.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-ssl-client-cert': encodeURIComponent(certPem) }, payload: { clientId: creds.clientId, clientSecret: creds.clientSecret } });
+    expect(token.statusCode).toBe(201);
+    // A request whose signature does not match its key is refused, naming the field.
+    const tampered = csr.toString('pem').replace(/([A-Za-z0-9+/]{10})([A-Za-z0-9+/])/, (_m, a: string, b: string) => a + (b === 'A' ? 'B' : 'A'));
+    const bad = await member.post('/portal/certificates', { pem: tampered });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('MED: lists the infractions with status and the analysis deadline', async () => {
     const res = await member.get('/portal/med');
     expect(res.statusCode).toBe(200);

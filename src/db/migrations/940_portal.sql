@@ -52,3 +52,12 @@ CREATE TABLE audit_log (
 );
 CREATE INDEX audit_log_at ON audit_log (at DESC, id DESC);
 CREATE INDEX audit_log_account ON audit_log (account_id, at DESC);
+
+-- The service's own client-certificate CA: signs the CSRs accounts send through the portal.
+-- One row, made on first use; the key never leaves the database.
+CREATE TABLE client_ca (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  private_pkcs8_pem text NOT NULL,
+  certificate_pem text NOT NULL,
+  created_at timestamptz NOT NULL
+);

@@ -43,10 +43,18 @@ export interface AuditLogTable {
   after: Json<Record<string, unknown> | null>;
 }
 
+export interface ClientCaTable {
+  singleton: Generated<boolean>;
+  private_pkcs8_pem: string;
+  certificate_pem: string;
+  created_at: Timestamp;
+}
+
 // Tables owned by the portal feature (migration 940_portal.sql).
 export interface PortalTables {
   portal_users: PortalUsersTable;
   portal_invitations: PortalInvitationsTable;
   portal_sessions: PortalSessionsTable;
   audit_log: AuditLogTable;
+  client_ca: ClientCaTable;
 }

@@ -141,7 +141,7 @@ export function integrationPages(c: Container) {
     );
   }
 
-  async function CertificatesSection(props: { ctx: PageContext; accountId: number; base: string; made?: { certificatePem: string; privateKeyPem: string }; error?: string }) {
+  async function CertificatesSection(props: { ctx: PageContext; accountId: number; base: string; made?: { certificatePem: string; privateKeyPem?: string }; error?: string }) {
     const { ctx } = props;
     const en = ctx.lang === 'en';
     const rows = await c.certificates.list(props.accountId);
@@ -149,11 +149,13 @@ export function integrationPages(c: Container) {
       <>
         {props.made ? (
           <section class="card section alert-info" aria-labelledby="made-cert">
-            <h2 id="made-cert">{en ? 'Your new key and certificate' : 'Sua nova chave e certificado'}</h2>
-            <p class="hint">{en ? 'Download the private key now: it is not kept here.' : 'Baixe a chave privada agora: ela não fica guardada aqui.'}</p>
+            <h2 id="made-cert">{props.made.privateKeyPem ? (en ? 'Your new key and certificate' : 'Sua nova chave e certificado') : (en ? 'Your request was signed' : 'Seu pedido foi assinado')}</h2>
+            {props.made.privateKeyPem ? <p class="hint">{en ? 'Download the private key now: it is not kept here.' : 'Baixe a chave privada agora: ela não fica guardada aqui.'}</p> : null}
             <p>
               <a class="button" download="client-cert.pem" href={`data:application/x-pem-file;charset=utf-8,${encodeURIComponent(props.made.certificatePem)}`}>{en ? 'Download certificate' : 'Baixar certificado'}</a>{' '}
-              <a class="button" download="client-key.pem" href={`data:application/x-pem-file;charset=utf-8,${encodeURIComponent(props.made.privateKeyPem)}`}>{en ? 'Download private key' : 'Baixar chave privada'}</a>
+              {props.made.privateKeyPem ? (
+                <a class="button" download="client-key.pem" href={`data:application/x-pem-file;charset=utf-8,${encodeURIComponent(props.made.privateKeyPem)}`}>{en ? 'Download private key' : 'Baixar chave privada'}</a>
+              ) : null}
             </p>
           </section>
         ) : null}
@@ -164,8 +166,9 @@ export function integrationPages(c: Container) {
             <form class="stack" method="post" action={`${props.base}/certificates`}>
               <CsrfField ctx={ctx} />
               <div>
-                <label for="pem">{en ? 'Certificate (PEM)' : 'Certificado (PEM)'}</label>
-                <textarea id="pem" name="pem" required placeholder="-----BEGIN CERTIFICATE-----"></textarea>
+                <label for="pem">{en ? 'Certificate or certificate request (PEM)' : 'Certificado ou pedido de certificado (PEM)'}</label>
+                <textarea id="pem" name="pem" required placeholder="-----BEGIN CERTIFICATE-----" aria-describedby="pem-hint"></textarea>
+                <p class="hint" id="pem-hint">{en ? 'Paste a certificate to register it, or a CSR (BEGIN CERTIFICATE REQUEST) for our CA to sign.' : 'Cole um certificado para registrá-lo, ou um CSR (BEGIN CERTIFICATE REQUEST) para nossa AC assinar.'}</p>
               </div>
               <button class="primary" type="submit">{en ? 'Register' : 'Registrar'}</button>
             </form>
@@ -276,8 +279,13 @@ export function integrationPages(c: Container) {
 
     app.post(`${base}/certificates`, async (request, reply) => {
       const accountId = await accountOf(request);
+      const pem = field(request.body, 'pem');
       try {
-        await c.certificates.register(accountId, field(request.body, 'pem'), recordAs(c.audit, actorOf(request), 'certificate.register'));
+        if (pem.includes('CERTIFICATE REQUEST-----')) {
+          const signed = await c.certificates.signRequest(accountId, pem, recordAs(c.audit, actorOf(request), 'certificate.sign-request'));
+          return show(request, reply, 'certificates', { made: { certificatePem: signed.certificatePem } }, 201);
+        }
+        await c.certificates.register(accountId, pem, recordAs(c.audit, actorOf(request), 'certificate.register'));
       } catch (error) {
         const refused = refusal(error);
         return show(request, reply, 'certificates', { error: refused.message }, refused.status);

@@ -4,7 +4,7 @@ import { DomainError, ValidationError } from '../../domain/errors/domain-error.t
 import type { DB } from '../../db/schema.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
-import { makeClientCertificate, parseCertificate } from './x509.ts';
+import { makeClientCa, makeClientCertificate, parseCertificate, signCertificateRequest } from './x509.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -48,6 +48,36 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
     return { ...info, ...made };
   }
 
+  /** The service's client-certificate CA, made once (the first concurrent maker wins). */
+  async function clientCa() {
+    const existing = await deps.db.selectFrom('client_ca').selectAll().executeTakeFirst();
+    if (existing) return existing;
+    const now = deps.clock.now();
+    const made = await makeClientCa({ notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 10 * 365 * DAY_MS) });
+    await deps.db
+      .insertInto('client_ca')
+      .values({ private_pkcs8_pem: made.privateKeyPem, certificate_pem: made.certificatePem, created_at: now })
+      .onConflict((oc) => oc.column('singleton').doNothing())
+      .execute();
+    return deps.db.selectFrom('client_ca').selectAll().executeTakeFirstOrThrow();
+  }
+
+  /** Signs the account's CSR with the service's CA (one year) and registers the certificate. */
+  async function signRequest(accountId: number, csrPem: string, audit?: ChangeAudit) {
+    await deps.accounts.get(accountId);
+    const ca = await clientCa();
+    const now = deps.clock.now();
+    const pem = await signCertificateRequest({
+      csrPem,
+      caCertificatePem: ca.certificate_pem,
+      caPrivateKeyPem: ca.private_pkcs8_pem,
+      notBefore: new Date(now.getTime() - 60_000),
+      notAfter: new Date(now.getTime() + 365 * DAY_MS),
+    });
+    if (!pem) throw new ValidationError(['csr must be a PEM-encoded PKCS#10 certificate request signed by its key']);
+    return { ...(await register(accountId, pem, audit)), certificatePem: pem, caCertificatePem: ca.certificate_pem };
+  }
+
   /** The account's certificates, newest first. */
   async function list(accountId: number) {
     return deps.db
@@ -74,7 +104,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
     });
   }
 
-  return { register, make, revoke, list };
+  return { register, make, revoke, list, signRequest };
 }
 
 export type CertificateService = ReturnType<typeof createCertificateService>;
