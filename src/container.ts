@@ -53,7 +53,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const clock: Clock = options.clock ?? (config.mode === 'sandbox' ? new AdjustableClock({}) : systemClock);
   const sandboxClock = clock instanceof AdjustableClock ? clock : undefined;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.database.poolSize,
+      timeouts: config.database.timeouts,
+      logger,
+    }));
   await migrate(database.db);
   const db = database.db;
 

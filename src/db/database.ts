@@ -4,6 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import type { Logger } from 'pino';
+import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
 import type { DB } from './schema.ts';
 
 /** The Kysely handle every repository receives, and the means to close it. */
@@ -33,34 +35,43 @@ export interface DatabaseOptions {
   /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: the bounds of every wait (defaults: DEFAULT_DB_TIMEOUTS). */
+  timeouts?: Partial<DbTimeouts>;
+  /** PostgreSQL only: names the service's connections in pg_stat_activity. */
+  applicationName?: string;
+  logger?: Logger;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema, options.poolSize ?? 10, options);
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
+async function openPostgres(url: string, schema: string | undefined, max: number, options: DatabaseOptions): Promise<Database> {
+  const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
   if (schema) {
-    const setup = new pg.Client({ connectionString: url });
+    const setup = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs });
     await setup.connect();
     await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await setup.end();
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  const { pool, kyselyPool } = createGuardedPool({
+    timeouts,
+    logger: options.logger,
+    pool: {
+      connectionString: url,
+      max,
+      application_name: options.applicationName ?? 'pix-account-service',
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
     },
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
   await pool.query('SELECT 1');
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
   return {
     db,
     engine: 'postgres',
