@@ -87,6 +87,8 @@ describe('database faults (PostgreSQL)', () => {
   it('a database "restart" (every connection reset by the proxy): 503 with Retry-After, then recovery by itself', async () => {
     const { h, side } = await start({ viaProxy: true });
     const a = await payer(h, 100);
+    // Several connections at once, so the pool keeps idle ones for the reset to hit.
+    await Promise.all(Array.from({ length: 4 }, () => h.api('GET', '/api/balance', a.token)));
     const locker = await side();
     const observer = await side();
     await locker.query('BEGIN');
@@ -95,6 +97,10 @@ describe('database faults (PostgreSQL)', () => {
     expect(await waitForWaiters(observer, locker.pid, 1)).toBe(1);
     proxy!.dropAll();
     expect503(await parked);
+    // Both kinds of broken connection are logged with their cause, not dropped silently.
+    const logs = h.logLines.map((l) => JSON.parse(l));
+    expect(logs.find((l) => l.msg === 'database: an idle pooled connection failed and was dropped')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
+    expect(logs.find((l) => l.msg === 'database: a pooled connection failed')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
     await locker.query('ROLLBACK');
     // While the server is "down" (connections made since, e.g. by the batch's fallback, reset too),
     // new connections are refused: 503, not a hang.

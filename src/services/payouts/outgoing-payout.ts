@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -63,6 +64,7 @@ export function createOutgoingPayouts(deps: {
   institutionIspb: string;
   /** Group-commit batches in flight at once (see payout-batcher.ts); 0 runs every payout alone. */
   batchesInFlight?: number;
+  logger?: Logger;
 }) {
   async function settleOnUs(trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest): Promise<TransactionRow> {
     const e2e = endToEndId('E', deps.institutionIspb, deps.clock.now());
@@ -150,7 +152,7 @@ export function createOutgoingPayouts(deps: {
 
   const batcher =
     (deps.batchesInFlight ?? 1) > 0
-      ? createPayoutBatcher({ db: deps.db, clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, alone, inFlight: deps.batchesInFlight ?? 1 })
+      ? createPayoutBatcher({ db: deps.db, clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, alone, inFlight: deps.batchesInFlight ?? 1, logger: deps.logger })
       : undefined;
 
   const batchable = (req: PayoutRequest): req is BatchablePayout =>
