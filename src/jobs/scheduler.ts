@@ -217,12 +217,20 @@ export function createScheduler(deps: {
     }
   }
 
+  let failedPolls = 0;
   function tick() {
     if (stopped) return;
     runDue()
-      .catch((error) => deps.logger.error({ err: error }, 'job poll failed'))
+      .then(() => {
+        failedPolls = 0;
+      })
+      .catch((error) => {
+        failedPolls += 1;
+        deps.logger.error({ err: error, failedPolls }, 'job poll failed');
+      })
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, pollMs);
+        // While the database is away, poll less and less often (at most every 5 s), not 5 times a second.
+        if (!stopped) timer = setTimeout(tick, failedPolls === 0 ? pollMs : Math.min(5_000, pollMs * 2 ** failedPolls));
       });
   }
 
