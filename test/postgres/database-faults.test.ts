@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
@@ -88,7 +89,7 @@ describe('database faults (PostgreSQL)', () => {
     const { h, side } = await start({ viaProxy: true });
     const a = await payer(h, 100);
     // Several connections at once, so the pool keeps idle ones for the reset to hit.
-    await Promise.all(Array.from({ length: 4 }, () => h.api('GET', '/api/balance', a.token)));
+    await Promise.all(Array.from({ length: 3 }, () => sql`SELECT pg_sleep(0.05)`.execute(h.c.db)));
     const locker = await side();
     const observer = await side();
     await locker.query('BEGIN');
@@ -98,9 +99,16 @@ describe('database faults (PostgreSQL)', () => {
     proxy!.dropAll();
     expect503(await parked);
     // Both kinds of broken connection are logged with their cause, not dropped silently.
-    const logs = h.logLines.map((l) => JSON.parse(l));
-    expect(logs.find((l) => l.msg === 'database: an idle pooled connection failed and was dropped')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
-    expect(logs.find((l) => l.msg === 'database: a pooled connection failed')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
+    const logged = async (msg: string) => {
+      for (let i = 0; i < 40; i++) {
+        const line = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === msg);
+        if (line) return line;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return undefined;
+    };
+    expect(await logged('database: an idle pooled connection failed and was dropped')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
+    expect(await logged('database: a pooled connection failed')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
     await locker.query('ROLLBACK');
     // While the server is "down" (connections made since, e.g. by the batch's fallback, reset too),
     // new connections are refused: 503, not a hang.
