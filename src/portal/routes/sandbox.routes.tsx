@@ -121,6 +121,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     return attempt(request, reply, async () => {
       // As POST /sandbox/clock/advance: move, then run what fell due and the webhooks it emitted.
       c.sandboxClock!.advance(minutes * 60);
+      await c.sandboxClockStore?.save();
       await c.scheduler.runDue();
       await c.webhookRelay.runDue();
       return request.portal.lang === 'en' ? `Clock moved ${minutes} min forward.` : `Relógio avançado ${minutes} min.`;
