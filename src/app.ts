@@ -9,7 +9,7 @@ import type { App, RouteModule } from './http/app-types.ts';
 import { errorHandler, formatForPath, sendProblem, type ErrorFormat } from './http/errors/formats.ts';
 import { toProblem } from './http/errors/problem.ts';
 import { registerJsonParser } from './http/json-body.ts';
-import { refuseNulCharacters } from './http/nul-guard.ts';
+import { refuseUnsafeText } from './http/text-guard.ts';
 import { requireAdmin } from './http/plugins/admin-auth.ts';
 import { requiredScopeOf } from './http/plugins/account-auth.ts';
 import { requireSandboxCaller } from './http/plugins/sandbox-actor.ts';
@@ -48,7 +48,7 @@ export async function buildApp(c: Container): Promise<App> {
       request.body = {};
     }
   });
-  app.addHook('preValidation', refuseNulCharacters);
+  app.addHook('preValidation', refuseUnsafeText);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });

@@ -110,3 +110,16 @@ export function toDictKey(key: string, publicType: PublicKeyType): DictKey | und
       return { type: 'EVP', normalized: k };
   }
 }
+
+/** The key types a cash-in split names (the spec's list: CPF and CNPJ instead of DOCUMENT). */
+export type SplitKeyType = 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'RANDOM';
+const SPLIT_TO_PUBLIC: Record<SplitKeyType, PublicKeyType> = { EMAIL: 'EMAIL', PHONE: 'PHONE', CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', RANDOM: 'RANDOM' };
+
+/** A split's key in its DICT form; undefined when it is not a key of that type (a CNPJ typed CPF included). */
+export function splitDictKey(key: string, type: SplitKeyType): DictKey | undefined {
+  const publicType = SPLIT_TO_PUBLIC[type];
+  if (publicType === undefined) return undefined;
+  const dict = toDictKey(key, publicType);
+  if (!dict || (publicType === 'DOCUMENT' && dict.type !== type)) return undefined;
+  return dict;
+}

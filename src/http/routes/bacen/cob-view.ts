@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
+import { DecimalAmount } from '../../schemas/common.ts';
 import { toDecimalString, type Cents } from '../../../domain/money.ts';
 import type { Devedor } from '../../../db/schema/charges.ts';
 import type { ChargeRow } from '../../../services/charges/charges.repo.ts';
@@ -7,19 +9,21 @@ const InfoAdicional = Type.Object({ nome: Type.String({ maxLength: 50 }), valor:
 
 /** The cob request body's pieces (central bank CobSolicitada). */
 export const CobBody = Type.Object({
-  calendario: Type.Object({ expiracao: Type.Optional(Type.Integer({ description: 'seconds, default 86400' })) }),
+  calendario: Type.Object({
+    expiracao: Type.Optional(Type.Integer({ minimum: MIN_EXPIRATION_S, maximum: MAX_EXPIRATION_S, description: `seconds, default ${DEFAULT_EXPIRATION_S}` })),
+  }),
   devedor: Type.Optional(
     Type.Object({
-      cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'exactly 11 digits' })),
-      cnpj: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{14}$' })),
+      cpf: Type.Optional(Type.String({ format: 'cpf', maxLength: 11, description: 'exactly 11 digits' })),
+      cnpj: Type.Optional(Type.String({ format: 'cnpj', maxLength: 14 })),
       nome: Type.String({ minLength: 1, maxLength: 200 }),
     }),
   ),
   valor: Type.Object({
-    original: Type.String({ pattern: '^[0-9]{1,10}\\.[0-9]{2}$', description: 'BRL with exactly two decimals' }),
+    original: DecimalAmount(),
     modalidadeAlteracao: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
   }),
-  chave: Type.String({ minLength: 1, maxLength: 77 }),
+  chave: Type.String({ format: 'dict-key', maxLength: 77 }),
   solicitacaoPagador: Type.Optional(Type.String({ maxLength: 140 })),
   infoAdicionais: Type.Optional(Type.Array(InfoAdicional, { maxItems: 50 })),
 });
