@@ -32,6 +32,13 @@ export async function buildApp(c: Container): Promise<App> {
     // One compact access line per request (below, at debug) instead of Fastify's two at info.
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: true } },
+    // Path values are judged by their route's schema (an externalId may be 255 characters), not cut at 100.
+    routerOptions: { maxParamLength: 2048 },
+    // A malformed or oversized URL is refused by the router before any route: still in the family's format.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return sendProblem(reply, request, toProblem(error), formatForPath(request.url), c.clock.now());
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
