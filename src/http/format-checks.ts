@@ -50,6 +50,8 @@ export const formatChecks: Record<string, { validate: (value: string) => boolean
     validate: (v) => detectDictKey(v) !== undefined,
     message: 'must be a valid PIX key: CPF (11 digits), CNPJ (14), e-mail, phone as +55 plus area code and number, or EVP (UUID)',
   },
+  // The central bank's devolução id (`[a-zA-Z0-9]{1,35}`), which a refund-in's externalId also is.
+  'devolucao-id': { validate: (v) => /^[a-zA-Z0-9]{1,35}$/.test(v), message: 'must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)' },
   'decimal-amount': { validate: isDecimalAmount, message: 'must be an amount from 0.01 to 999999999.99 written with two decimals (e.g. "10.00")' },
   // ajv-formats' `date` and `date-time` replaced: every input date is bounded (year 9999 once reached SQL).
   date: { validate: isBoundedDate, message: `must be an ISO 8601 date (YYYY-MM-DD) from ${FIRST_DATE} to ${LAST_DATE}` },

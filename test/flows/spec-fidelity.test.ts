@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { accountWithReceivedPix } from '../refunds/refund-helpers.ts';
 
 /** Issue 17 items 1 and 3, issue 10 items 7, 9 and 14: input the schema let through once answered 500 or one text. */
 let h: Harness;
@@ -175,5 +176,24 @@ describe('lone UTF-16 surrogates answer 400 naming the field, as the NUL guard d
     expect(await countRows('charges')).toBe(before.charges + 1);
     expect(await countRows('accounts')).toBe(before.accounts);
     expect(await h.balance(account.id)).toEqual({ available: 10, blocked: 0 });
+  });
+});
+
+describe('a refund-in externalId is the devolução id of the compatible family (issue 17 item 5)', () => {
+  it('longer than 35 characters, or not letters and digits, is a 400 naming the field; 35 is read back by /devolucao', async () => {
+    const { account: owner, pix, token: ownerToken } = await accountWithReceivedPix(h, 50);
+    const text = 'externalId must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)';
+    for (const externalId of ['r'.repeat(36), 'refund-1', 'reembolso 1']) {
+      const res = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'HTTP_ERROR', message: [text], path: `/api/pix/refund-in/${pix.transactionId}` });
+    }
+    expect(await h.balance(owner.id)).toEqual({ available: 50, blocked: 0 });
+    const id = 'R'.repeat(35);
+    const created = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId: id });
+    expect(created.statusCode, created.body).toBe(201);
+    const read = await h.api('GET', `/pix/${pix.endToEndId}/devolucao/${id}`, ownerToken);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ id, valor: '1.00' });
   });
 });
