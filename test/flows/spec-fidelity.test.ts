@@ -197,3 +197,23 @@ describe('a refund-in externalId is the devolução id of the compatible family 
     expect(read.json()).toMatchObject({ id, valor: '1.00' });
   });
 });
+
+describe('a charge that cannot be paid says why (issue 10 item 13; the race itself: test/postgres/charges-concurrency.test.ts)', () => {
+  it('already paid, cancelled by the receiver, expired', async () => {
+    const paidTxid = txid();
+    expect((await h.api('PUT', `/cob/${paidTxid}`, token, { calendario: { expiracao: 600 }, valor: { original: '1.00' }, chave: account.pixKey }, { 'x-sandbox-scenario': 'pending' })).statusCode).toBe(201);
+    expect((await h.api('POST', `/sandbox/charges/${paidTxid}/pay`, token, {})).statusCode).toBe(200);
+    const again = await h.api('POST', `/sandbox/charges/${paidTxid}/pay`, token, {});
+    expect(again.json()).toEqual({ statusCode: 409, message: 'The charge cannot be paid: it was already paid', error: 'Conflict' });
+
+    const cancelledTxid = txid();
+    expect((await h.api('PUT', `/cob/${cancelledTxid}`, token, { calendario: { expiracao: 600 }, valor: { original: '1.00' }, chave: account.pixKey }, { 'x-sandbox-scenario': 'pending' })).statusCode).toBe(201);
+    expect((await h.api('PATCH', `/cob/${cancelledTxid}`, token, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' })).statusCode).toBe(200);
+    expect((await h.api('POST', `/sandbox/charges/${cancelledTxid}/pay`, token, {})).json().message).toBe('The charge cannot be paid: it was cancelled by the receiver');
+
+    const expiringTxid = txid();
+    expect((await h.api('PUT', `/cob/${expiringTxid}`, token, { calendario: { expiracao: 60 }, valor: { original: '1.00' }, chave: account.pixKey }, { 'x-sandbox-scenario': 'pending' })).statusCode).toBe(201);
+    h.clock.advance(61); // past the expiry, before its job has run
+    expect((await h.api('POST', `/sandbox/charges/${expiringTxid}/pay`, token, {})).json().message).toBe('The charge cannot be paid: it has expired');
+  });
+});
