@@ -16,6 +16,7 @@ import type { Scenario } from '../../network/sandbox/scenarios.ts';
 import { chargeScenario } from './charge-scenario.ts';
 import { chargeBrCode, DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
+import { refundsRepo, type RefundRow } from '../refunds/refunds.repo.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 
 export interface CashInInput {
@@ -37,6 +38,12 @@ export interface CobInput {
   chave: string;
   solicitacaoPagador?: string;
   infoAdicionais?: Array<{ nome: string; valor: string }>;
+}
+
+/** A cob as GET /cob shows it: the charge and the PIX received for it, each with its refunds. */
+export interface CobReading {
+  charge: ChargeRow;
+  payments: Array<{ tx: TransactionRow; refunds: Array<{ refund: RefundRow; tx: TransactionRow }> }>;
 }
 
 export interface CreatedCharge {
@@ -280,6 +287,18 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
   }
 
   /**
+   * GET /cob: the charge and, once paid, the PIX that paid it with its refunds (the central bank's
+   * CobCompleta `pix` array), so a client finds the end-to-end id its devolução needs.
+   */
+  async function readCob(accountId: number, txid: string): Promise<CobReading> {
+    const charge = await getCob(accountId, txid);
+    if (charge.status !== 'CONCLUIDA') return { charge, payments: [] };
+    const tx = await transactionsRepo.byId(db, charge.transaction_id);
+    if (!tx || tx.status !== 'CONFIRMED' || !tx.end_to_end_id) return { charge, payments: [] };
+    return { charge, payments: [{ tx, refunds: await refundsRepo.ofOriginal(db, tx.id) }] };
+  }
+
+  /**
    * PATCH /cob: the receiver removes an ATIVA charge. Its transaction ends in ERROR
    * (CHARGE_CANCELLED) so it no longer counts as pending; the revision goes up by one.
    */
@@ -299,7 +318,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
     });
   }
 
-  return { createCashIn, createCob, getCob, cancelCob };
+  return { createCashIn, createCob, getCob, readCob, cancelCob };
 }
 
 export type ChargeService = ReturnType<typeof createChargeService>;

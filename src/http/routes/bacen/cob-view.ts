@@ -3,7 +3,8 @@ import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../
 import { DecimalAmount } from '../../schemas/common.ts';
 import { toDecimalString, type Cents } from '../../../domain/money.ts';
 import type { Devedor } from '../../../db/schema/charges.ts';
-import type { ChargeRow } from '../../../services/charges/charges.repo.ts';
+import type { CobReading } from '../../../services/charges/charge.service.ts';
+import { Devolucao, devolucaoView } from './devolucao-view.ts';
 
 const InfoAdicional = Type.Object({ nome: Type.String({ maxLength: 50 }), valor: Type.String({ maxLength: 200 }) });
 
@@ -46,13 +47,26 @@ export const Cob = Type.Object({
   solicitacaoPagador: Type.Optional(Type.String()),
   infoAdicionais: Type.Optional(Type.Array(InfoAdicional)),
   pixCopiaECola: Type.String(),
+  pix: Type.Optional(
+    Type.Array(
+      Type.Object({
+        endToEndId: Type.String({ description: 'the id a devolução names (PUT /pix/{e2eid}/devolucao/{id})' }),
+        txid: Type.String(),
+        valor: Type.String(),
+        chave: Type.String(),
+        horario: Type.String({ format: 'date-time' }),
+        devolucoes: Type.Array(Devolucao),
+      }),
+      { description: 'the PIX received for the charge, once paid (central bank CobCompleta)' },
+    ),
+  ),
 });
 
 /**
  * `loc.location` and `location` carry the copy-and-paste EMV string, as the interface spec says
  * (the central bank puts the URL there; its EMV field `pixCopiaECola` is answered too).
  */
-export function cobView(charge: ChargeRow): Static<typeof Cob> {
+export function cobView({ charge, payments }: CobReading): Static<typeof Cob> {
   const devedor = charge.devedor as Devedor | null;
   const infoAdicionais = charge.info_adicionais as Array<{ nome: string; valor: string }> | null;
   return {
@@ -68,5 +82,17 @@ export function cobView(charge: ChargeRow): Static<typeof Cob> {
     ...(charge.solicitacao_pagador !== null ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
     ...(infoAdicionais ? { infoAdicionais } : {}),
     pixCopiaECola: charge.br_code,
+    ...(payments.length > 0
+      ? {
+          pix: payments.map(({ tx, refunds }) => ({
+            endToEndId: tx.end_to_end_id!,
+            txid: charge.txid,
+            valor: toDecimalString(tx.original_amount as Cents),
+            chave: charge.receiver_key,
+            horario: (tx.processed_at ?? tx.updated_at).toISOString(),
+            devolucoes: refunds.map((r) => devolucaoView(r.tx, r.refund)),
+          })),
+        }
+      : {}),
   };
 }
