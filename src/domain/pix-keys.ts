@@ -123,3 +123,19 @@ export function splitDictKey(key: string, type: SplitKeyType): DictKey | undefin
   if (!dict || (publicType === 'DOCUMENT' && dict.type !== type)) return undefined;
   return dict;
 }
+
+const PUBLIC_KEY_TYPES = new Set<string>(['DOCUMENT', 'RANDOM', 'EMAIL', 'PHONE']);
+
+/**
+ * A key typed in either family's words (DICT's CPF/CNPJ/EMAIL/PHONE/EVP or the public DOCUMENT/RANDOM/
+ * EMAIL/PHONE), in its DICT form; undefined when it is not a key of that type (the sandbox directory).
+ */
+export function directoryKey(key: string, type: DictKeyType | PublicKeyType): DictKey | undefined {
+  const dict = detectDictKey(key);
+  const sameType =
+    dict !== undefined &&
+    (dict.type === type || (type === 'DOCUMENT' && (dict.type === 'CPF' || dict.type === 'CNPJ')) || (type === 'RANDOM' && dict.type === 'EVP'));
+  if (sameType) return dict;
+  if (PUBLIC_KEY_TYPES.has(type)) return toDictKey(key, type as PublicKeyType);
+  return undefined;
+}

@@ -1,7 +1,8 @@
 import type { Ajv, ErrorObject } from 'ajv';
 import { isValidCnpj, isValidCpf } from '../domain/documents.ts';
 import { centsFromDecimalString, MAX_AMOUNT } from '../domain/money.ts';
-import { detectDictKey, splitDictKey, validatePublicKey, type PublicKeyType, type SplitKeyType } from '../domain/pix-keys.ts';
+import { bankByIspb } from '../network/sandbox/banks.ts';
+import { detectDictKey, directoryKey, splitDictKey, validatePublicKey, type DictKeyType, type PublicKeyType, type SplitKeyType } from '../domain/pix-keys.ts';
 
 /**
  * The domain's format rules (check digits, key formats, amount and date ranges) as schema formats and
@@ -52,6 +53,8 @@ export const formatChecks: Record<string, { validate: (value: string) => boolean
   },
   // The central bank's devolução id (`[a-zA-Z0-9]{1,35}`), which a refund-in's externalId also is.
   'devolucao-id': { validate: (v) => /^[a-zA-Z0-9]{1,35}$/.test(v), message: 'must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)' },
+  // The sandbox's participant directory: a payer or key holder must be at a known PIX participant.
+  'pix-participant': { validate: (v) => bankByIspb(v) !== undefined, message: 'must be the ISPB of a known PIX participant' },
   'decimal-amount': { validate: isDecimalAmount, message: 'must be an amount from 0.01 to 999999999.99 written with two decimals (e.g. "10.00")' },
   // ajv-formats' `date` and `date-time` replaced: every input date is bounded (year 9999 once reached SQL).
   date: { validate: isBoundedDate, message: `must be an ISO 8601 date (YYYY-MM-DD) from ${FIRST_DATE} to ${LAST_DATE}` },
@@ -69,18 +72,26 @@ export const formatChecks: Record<string, { validate: (value: string) => boolean
 export interface PixKeyRule {
   key: string;
   type: string;
-  /** `public`: DOCUMENT/EMAIL/PHONE/RANDOM (cash-out); `split`: EMAIL/PHONE/CPF/CNPJ/RANDOM (cash-in splits). */
-  family: 'public' | 'split';
+  /**
+   * `public`: DOCUMENT/EMAIL/PHONE/RANDOM (cash-out); `split`: EMAIL/PHONE/CPF/CNPJ/RANDOM (cash-in
+   * splits); `directory`: either family's types (the sandbox key directory).
+   */
+  family: 'public' | 'split' | 'directory';
 }
 
 const PUBLIC_TYPES = new Set(['DOCUMENT', 'EMAIL', 'PHONE', 'RANDOM']);
 const SPLIT_TYPES = new Set(['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'RANDOM']);
+const DICT_TYPES = new Set(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP']);
 
 function pixKeyProblem(rule: PixKeyRule, key: string, type: string): string | undefined {
   if (rule.family === 'public') {
     if (!PUBLIC_TYPES.has(type)) return undefined;
     const check = validatePublicKey(key, type as PublicKeyType);
     return check.ok ? undefined : `is invalid for keyType ${type}: ${check.reason}`;
+  }
+  if (rule.family === 'directory') {
+    if (!PUBLIC_TYPES.has(type) && !DICT_TYPES.has(type)) return undefined;
+    return directoryKey(key, type as DictKeyType | PublicKeyType) ? undefined : `is not a valid ${type} key`;
   }
   if (!SPLIT_TYPES.has(type)) return undefined;
   return splitDictKey(key, type as SplitKeyType) ? undefined : `is not a valid ${type} key`;

@@ -132,6 +132,15 @@ describe('one text per invalid field, from the schema and the format checks toge
     ]);
   });
 
+  it('sandbox routes: key by type, document and participant in one answer', async () => {
+    const key = await h.api('POST', '/sandbox/dict/keys', token, { key: 'not-a-phone', keyType: 'PHONE', name: 'N', document: '11111111111', ispb: '12345679' });
+    expect(key.statusCode, key.body).toBe(400);
+    expect(key.json().message).toEqual([`document ${DOCUMENT_TEXT}`, 'ispb must be the ISPB of a known PIX participant', 'key is not a valid PHONE key']);
+    const deposit = await h.api('POST', '/sandbox/deposits', token, { amount: 0, payer: { name: 'P', document: '11111111111', ispb: '12345679' } });
+    expect(deposit.json().message).toEqual(['amount must be greater than or equal to 0.01', `payer.document ${DOCUMENT_TEXT}`, 'payer.ispb must be the ISPB of a known PIX participant']);
+    expect(await h.balance(account.id)).toEqual({ available: 10, blocked: 0 });
+  });
+
   it('the NUL guard reports with the schema errors', async () => {
     const res = await h.api('POST', '/api/pix/cash-out', token, { value: 0, externalId: 'a\u0000', details: { key: 'k', keyType: 'NOPE', name: 'N', document: cpf(2) } });
     expect(res.json().message).toEqual([

@@ -34,3 +34,6 @@ export const Document = (options: { description?: string } = {}) =>
 /** A compatible-family amount: a string with two decimals, 0.01 to 999999999.99 ("123.45"). */
 export const DecimalAmount = (options: { description?: string } = {}) =>
   Type.String({ format: 'decimal-amount', maxLength: 13, description: 'BRL with exactly two decimals, 0.01 to 999999999.99', ...options });
+
+/** The 8-digit ISPB of a PIX participant the sandbox knows. */
+export const ParticipantIspb = () => Type.String({ format: 'pix-participant', maxLength: 8, description: '8-digit ISPB of a known PIX participant' });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
-import { Amount, Document } from '../../schemas/common.ts';
+import { Amount, Document, ParticipantIspb } from '../../schemas/common.ts';
 import { sandboxTransactionView, SandboxTransaction } from './sandbox-transaction-view.ts';
 
 /** A payer at another bank pays a charge (a cash-in transactionId or a cob txid) now. */
@@ -22,7 +22,7 @@ export const payChargeRoute: RouteModule = (app, c) =>
               Type.Object({
                 name: Type.String({ minLength: 1, maxLength: 100 }),
                 document: Document(),
-                ispb: Type.String({ pattern: '^[0-9]{8}$' }),
+                ispb: ParticipantIspb(),
               }),
             ),
           }),
