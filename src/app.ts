@@ -9,7 +9,7 @@ import type { App, RouteModule } from './http/app-types.ts';
 import { errorHandler, formatForPath, sendProblem, type ErrorFormat } from './http/errors/formats.ts';
 import { toProblem } from './http/errors/problem.ts';
 import { registerJsonParser } from './http/json-body.ts';
-import { refuseNulCharacters } from './http/nul-guard.ts';
+import { refuseUnsafeText } from './http/text-guard.ts';
 import { requireAdmin } from './http/plugins/admin-auth.ts';
 import { requiredScopeOf } from './http/plugins/account-auth.ts';
 import { requireSandboxCaller } from './http/plugins/sandbox-actor.ts';
@@ -33,6 +33,13 @@ export async function buildApp(c: Container): Promise<App> {
     // One compact access line per request (below, at debug) instead of Fastify's two at info.
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: true } },
+    // Path values are judged by their route's schema (an externalId may be 255 characters), not cut at 100.
+    routerOptions: { maxParamLength: 2048 },
+    // A malformed or oversized URL is refused by the router before any route: still in the family's format.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return sendProblem(reply, request, toProblem(error), formatForPath(request.url), c.clock.now());
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -49,7 +56,7 @@ export async function buildApp(c: Container): Promise<App> {
       request.body = {};
     }
   });
-  app.addHook('preValidation', refuseNulCharacters);
+  app.addHook('preValidation', refuseUnsafeText);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });

@@ -33,7 +33,10 @@ interface Outcome {
 
 export interface RelayOptions {
   db: Kysely<DB>;
-  /** The service clock: due times, retries and leases (advancing the sandbox clock makes retries due). */
+  /**
+   * The service clock: due times and retries (advancing the sandbox clock makes retries due). Leases
+   * are liveness and are measured on real time (the database's clock), never on this one.
+   */
   clock: Clock;
   /**
    * The clock of `webhook-timestamp`: receivers compare it with their own wall clock, so it stays
@@ -70,8 +73,7 @@ export function createRelay(options: RelayOptions) {
   const random = options.random ?? Math.random;
 
   async function claim(limit = batchSize): Promise<ClaimedDelivery[]> {
-    const now = clock.now();
-    return deliveriesRepo.claim(db, { now, leaseUntil: new Date(now.getTime() + leaseMs), token: randomUUID(), limit });
+    return deliveriesRepo.claim(db, { now: clock.now(), leaseSeconds: leaseMs / 1000, token: randomUUID(), limit });
   }
 
   function outcomeOf(d: ClaimedDelivery, attempt: AttemptResult): Outcome {

@@ -51,7 +51,7 @@ describe('cash-in splits', () => {
     const badKey = await chargeWithSplits(100, [external(1, { pixKeyType: 'CPF', pixKey: 'x@y.example' })]);
     expect(badKey.json().message).toEqual(['splits[0].pixKey is not a valid CPF key']);
     const badDoc = await chargeWithSplits(100, [external(1, { document: '11111111111' })]);
-    expect(badDoc.json().message).toEqual(['splits[0].document must be a valid CPF or CNPJ, digits only']);
+    expect(badDoc.json().message).toEqual(['splits[0].document must be a valid CPF (11 digits) or CNPJ (14 characters)']);
     expect((await chargeWithSplits(100, Array.from({ length: 11 }, (_, i) => external(i, { value: 1 })))).statusCode).toBe(400);
     expect((await chargeWithSplits(100, [external(1, { type: 'PERCENTAGE', value: 100.5 })])).statusCode).toBe(400);
     expect((await chargeWithSplits(100, [external(1, { value: 1.005 })])).statusCode).toBe(400);

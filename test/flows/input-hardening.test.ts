@@ -20,7 +20,7 @@ describe('integers no database column holds answer 400, not 500', () => {
       expect(tx.json()).toMatchObject({ code: 'HTTP_ERROR', message: [`page must be less than or equal to ${Number.MAX_SAFE_INTEGER}`], path: '/api/transactions' });
       const med = await h.api('GET', `/api/med?page=${page}`, token);
       expect(med.statusCode, med.body).toBe(400);
-      expect(med.json()).toEqual({ statusCode: 400, message: [`page must be less than or equal to ${Number.MAX_SAFE_INTEGER}`], error: 'Bad Request' });
+      expect(med.json()).toMatchObject({ code: 'HTTP_ERROR', message: [`page must be less than or equal to ${Number.MAX_SAFE_INTEGER}`], path: '/api/med' });
     }
     // A large but holdable page is simply empty.
     const far = await h.api('GET', '/api/transactions?page=1000000000', token);

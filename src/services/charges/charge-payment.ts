@@ -23,7 +23,24 @@ import { transact } from '../../db/transact.ts';
 type Db = Kysely<DB> | Trx<DB>;
 
 export type PaymentRefusal = 'NOT_FOUND' | 'NOT_PAYABLE' | 'AMOUNT_MISMATCH';
-export type PaymentResult = { ok: true; tx: TransactionRow; charge: ChargeRow } | { ok: false; reason: PaymentRefusal };
+export type PaymentResult =
+  | { ok: true; tx: TransactionRow; charge: ChargeRow }
+  /** `charge`: the charge as it stands when refused (after a lost race, as the winner left it). */
+  | { ok: false; reason: PaymentRefusal; charge?: ChargeRow };
+
+/** Why a charge cannot be paid, in words a payer understands. */
+export function whyNotPayable(charge: ChargeRow, now: Date): string {
+  switch (charge.status) {
+    case 'CONCLUIDA':
+      return 'it was already paid';
+    case 'REMOVIDA_PELO_USUARIO_RECEBEDOR':
+      return 'it was cancelled by the receiver';
+    case 'REMOVIDA_PELO_PSP':
+      return 'it has expired or was ended by the payment provider';
+    default:
+      return charge.expires_at.getTime() <= now.getTime() ? 'it has expired' : `it is ${charge.status}`;
+  }
+}
 
 /** What happens to a paid charge's splits (charge-splits.ts). */
 export interface SplitsAfterPayment {
@@ -71,12 +88,15 @@ export function createChargePayments(deps: {
     input: { amount?: Cents; payer: Payer; endToEndId?: string },
   ): Promise<PaymentResult> {
     const now = clock.now();
-    if (charge.status !== 'ATIVA' || charge.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'NOT_PAYABLE' };
+    if (charge.status !== 'ATIVA' || charge.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'NOT_PAYABLE', charge };
     const amount = (input.amount ?? charge.amount) as Cents;
     if (amount !== charge.amount && charge.modalidade_alteracao !== 1) return { ok: false, reason: 'AMOUNT_MISMATCH' };
     // The one guard against paying twice: only one caller moves the row out of ATIVA.
     const concluded = await chargesRepo.leaveActive(trx, charge.id, 'CONCLUIDA', now);
-    if (!concluded) return { ok: false, reason: 'NOT_PAYABLE' };
+    if (!concluded) {
+      // Lost a race: the row read above is stale (still ATIVA), so say what the winner made of it.
+      return { ok: false, reason: 'NOT_PAYABLE', charge: (await chargesRepo.byId(trx, charge.id)) ?? charge };
+    }
     const account = await accountsRepo.byId(trx, charge.account_id);
     if (!account) throw new Error(`charge ${charge.id}: account ${charge.account_id} is missing`);
     const fee = Math.min(
@@ -124,7 +144,8 @@ export function createChargePayments(deps: {
       if (result.reason === 'AMOUNT_MISMATCH') {
         throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: toBrlNumber(charge.amount as Cents) }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
       }
-      throw new DomainError('CHARGE_NOT_PAYABLE', { status: charge.status }, `The charge cannot be paid: it is ${charge.status === 'ATIVA' ? 'expired' : charge.status}`);
+      const current = result.charge ?? charge;
+      throw new DomainError('CHARGE_NOT_PAYABLE', { status: current.status }, `The charge cannot be paid: ${whyNotPayable(current, clock.now())}`);
     });
   }
 
@@ -168,7 +189,7 @@ export function createChargePayments(deps: {
       payer: input.payer,
       endToEndId: input.endToEndId,
     });
-    if (!result.ok) return result;
+    if (!result.ok) return { ok: false, reason: result.reason };
     return { ok: true, receiverTransactionId: result.tx.id, amount: result.tx.original_amount as Cents };
   }
 

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
-import { toDictKey, type DictKey, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { splitDictKey, type DictKey } from '../../domain/pix-keys.ts';
 import { nextLocalMidnightUtc } from '../../domain/sao-paulo-time.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
@@ -30,14 +30,6 @@ export function splitRunAt(frequency: string, paidAt: Date): Date {
   if (frequency === 'HOURLY') return new Date(Math.floor(paidAt.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
   return nextLocalMidnightUtc(paidAt);
 }
-
-const PUBLIC_TYPES: Record<StoredSplit['pixKeyType'], PublicKeyType> = {
-  EMAIL: 'EMAIL',
-  PHONE: 'PHONE',
-  CPF: 'DOCUMENT',
-  CNPJ: 'DOCUMENT',
-  RANDOM: 'RANDOM',
-};
 
 interface SplitJob {
   chargeId: number;
@@ -103,7 +95,7 @@ export function createChargeSplits(deps: {
 
   async function payOut(trx: Trx<DB>, charge: ChargeRow, split: StoredSplit, amount: Cents): Promise<TransactionRow> {
     const now = clock.now();
-    const key = toDictKey(split.pixKey, PUBLIC_TYPES[split.pixKeyType]);
+    const key = splitDictKey(split.pixKey, split.pixKeyType);
     if (!key) throw new Error(`charge ${charge.id}: split key ${split.pixKey} no longer parses`);
     const receiver = await accountsRepo.byKey(trx, key.normalized);
     const tx = await transactionsRepo.insert(trx, {

@@ -45,6 +45,15 @@ export const refundsRepo = {
       .executeTakeFirst();
   },
 
+  /** Every refund of one original with its transaction, oldest first (a paid cob's `devolucoes`). */
+  async ofOriginal(db: Db, originalId: number): Promise<Array<{ refund: RefundRow; tx: TransactionRow }>> {
+    const refunds = await db.selectFrom('refunds').selectAll().where('original_id', '=', originalId).orderBy('id').execute();
+    if (refunds.length === 0) return [];
+    const txs = await db.selectFrom('transactions').selectAll().where('id', 'in', refunds.map((r) => r.transaction_id)).execute();
+    const byId = new Map(txs.map((tx) => [tx.id, tx]));
+    return refunds.map((refund) => ({ refund, tx: byId.get(refund.transaction_id)! }));
+  },
+
   async byTransactionId(db: Db, transactionId: number): Promise<RefundRow | undefined> {
     return db.selectFrom('refunds').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
   },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Container } from '../../container.ts';
@@ -22,8 +23,21 @@ export interface DemoAccount {
   keyPath: string;
 }
 
+let memoryFolder: string | undefined;
+
+/**
+ * `${DATA_DIR}/demo`; with `DATA_DIR=memory://`, which keeps nothing, a private temporary folder
+ * (mode 0700) of this process, removed when it exits: nothing is written in the working directory, and
+ * the printed paths still work for the curl command.
+ */
 function demoFolder(config: Config): string {
-  return config.dataDir === 'memory://' ? process.cwd() : path.resolve(config.dataDir, 'demo');
+  if (config.dataDir !== 'memory://') return path.resolve(config.dataDir, 'demo');
+  if (!memoryFolder) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'pix-demo-'));
+    memoryFolder = folder;
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  return memoryFolder;
 }
 
 /**
@@ -36,7 +50,7 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
   mkdirSync(folder, { recursive: true });
   const certPath = path.join(folder, 'client-cert.pem');
   const keyPath = path.join(folder, 'client-key.pem');
-  const credentialsPath = path.join(folder === process.cwd() ? path.join(folder, '.pix-demo') : folder, 'credentials.json');
+  const credentialsPath = path.join(folder, 'credentials.json');
 
   let account = await c.accounts.demo();
   if (!account) {

@@ -10,7 +10,7 @@ const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
   reason: Type.Optional(Type.String({ maxLength: 255 })),
   externalId: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: "unique per account; the compatible family's devolucao id" }),
+    Type.String({ format: 'devolucao-id', description: "unique per account; 1-35 letters and digits, the compatible family's devolucao id" }),
   ),
 });
 

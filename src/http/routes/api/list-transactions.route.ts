@@ -40,8 +40,8 @@ const ListQuery = Type.Object({
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')])),
   type: Type.Optional(Type.Union([Type.Literal('PAYMENT'), Type.Literal('WITHDRAW'), Type.Literal('REFUND_IN'), Type.Literal('REFUND_OUT')])),
-  startDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', description: 'UTC date, inclusive; default 31 days before endDate' })),
-  endDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', description: 'UTC date, inclusive; default today' })),
+  startDate: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'UTC date, inclusive; default 31 days before endDate' })),
+  endDate: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'UTC date, inclusive; default today' })),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
 });
