@@ -4,8 +4,12 @@ import { AdjustableClock, systemClock, type Clock } from './domain/clock.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createScheduler } from './jobs/scheduler.ts';
-import { createLedger } from './ledger/ledger.ts';
+import { checkLedger, createLedger } from './ledger/ledger.ts';
 import { createMetrics } from './metrics.ts';
+import type { PixNetwork } from './network/pix-network.ts';
+import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
+import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
+import { unconfiguredNetwork } from './network/unconfigured-network.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
 import type { AccountTokenAuthenticator } from './services/auth/access-identity.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
@@ -59,6 +63,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
 
   const metrics = createMetrics();
   const ledger = createLedger({ clock });
+  // The PIX network: the sandbox simulator, or production's unconfigured network (no provider in
+  // this codebase: off-us payments answer PROVIDER_UNAVAILABLE).
+  const network: PixNetwork =
+    config.mode === 'sandbox'
+      ? createSandboxNetwork({ db, clock, settlementDelayMs: config.sandboxSettlementDelayMs, institutionIspb: config.institutionIspb })
+      : unconfiguredNetwork;
+  const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1 });
   const accounts = createAccountService({ db, clock });
@@ -74,7 +85,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Split payouts go through the payouts feature's settlement, built below once it exists.
   let chargeSplits: SplitsAfterPayment | undefined;
   const chargePayments = createChargePayments({
-    db, clock, config, ledger, outbox, scheduler,
+    db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount,
     splits: { afterPayment: (trx, charge, tx) => (chargeSplits ? chargeSplits.afterPayment(trx, charge, tx) : Promise.resolve()) },
   });
   // Payouts: the PIX network port (sandbox adapter), the one settlement job of every outgoing debit
@@ -82,6 +93,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const payouts = createPayoutsModule({
     config, db, clock, ledger, outbox, scheduler, logger,
     onUsCharges: () => chargePayments as OnUsCharges,
+    network,
+    scenarios,
     engine: database.engine,
   });
   // Refunds (refund-in, devolucao) settle through the payouts settlement job; MED feeds the same model.
@@ -91,7 +104,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
   // Infraction notices from the network (the simulator here, a provider adapter in production) open
   // and move MEDs through the same service as the sandbox routes.
-  payouts.network.subscribeInfractions(meds.sink);
+  network.subscribeInfractions(meds.sink);
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
@@ -118,6 +131,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     db,
     metrics,
     ledger,
+    /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */
+    checkLedger: () => checkLedger(db),
+    /** The PIX network adapter (the sandbox simulator in sandbox mode). */
+    network,
     outbox,
     scheduler,
     accounts,

@@ -14,7 +14,7 @@ export function receiveEvent(charge: ChargeRow, tx: TransactionRow) {
       id: tx.id,
       txId: charge.txid,
       status: 'LIQUIDATED',
-      payment: { amount: toDecimalString(tx.original_amount as Cents), currency: 'BRL' },
+      payment: { amount: toDecimalString(tx.original_amount), currency: 'BRL' },
       endToEndId: tx.end_to_end_id,
       debtorAccount: { name: payer?.name ?? null, document: payer?.document ? maskDocument(payer.document) : null },
     },

@@ -21,7 +21,7 @@ export function cobPayload(charge: ChargeRow, presentedAt: Date) {
       expiracao: charge.expiration_seconds,
     },
     ...(devedor ? { devedor } : {}),
-    valor: { original: toDecimalString(charge.amount as Cents), modalidadeAlteracao: charge.modalidade_alteracao },
+    valor: { original: toDecimalString(charge.amount), modalidadeAlteracao: charge.modalidade_alteracao },
     chave: charge.receiver_key,
     ...(charge.solicitacao_pagador ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
     ...(infoAdicionais && infoAdicionais.length > 0 ? { infoAdicionais } : {}),

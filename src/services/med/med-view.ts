@@ -57,7 +57,7 @@ export function medView(med: MedRow, original: TransactionRow | undefined, conte
     contestedBank,
     transaction: original
       ? {
-          amount: toBrlNumber(original.original_amount as Cents),
+          amount: toBrlNumber(original.original_amount),
           type: 'PIX',
           transactionType: 'CASH_IN',
           name: counterpart?.name ?? null,

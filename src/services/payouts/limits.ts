@@ -35,19 +35,19 @@ async function add(db: Db, accountId: number, windowKey: string, amount: Cents, 
  */
 export async function admitPayout(
   trx: Db,
-  account: { id: number; limit_per_transaction: number; limit_daily: number; limit_nightly: number },
+  account: { id: number; limit_per_transaction: Cents; limit_daily: Cents; limit_nightly: Cents },
   amount: Cents,
   at: Date,
 ): Promise<void> {
   if (amount > account.limit_per_transaction) {
-    throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction as Cents) });
+    throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction) });
   }
   const windows = limitWindows(at);
   if (!(await add(trx, account.id, windows.day, amount, account.limit_daily))) {
-    throw new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_daily as Cents) });
+    throw new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_daily) });
   }
   if (windows.night && !(await add(trx, account.id, windows.night, amount, account.limit_nightly))) {
-    throw new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_nightly as Cents) });
+    throw new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_nightly) });
   }
 }
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
-import { feeFor, MAX_AMOUNT, type Cents, toBrlNumber } from '../../domain/money.ts';
+import { cents, feeFor, MAX_AMOUNT, type Cents, toBrlNumber } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -106,11 +106,11 @@ export function createOutgoingPayouts(deps: {
     return deps.db.transaction().execute(async (trx) => {
       const account = await accountsRepo.byId(trx, req.accountId);
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
-      const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed as Cents, percentBp: account.fee_cash_out_percent_bp });
-      const finalAmount = (req.amount + fee) as Cents;
+      const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed, percentBp: account.fee_cash_out_percent_bp });
+      const finalAmount = cents(req.amount + fee);
       if (finalAmount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The amount plus the fee is above 999,999,999.99');
       if (LIMITED_ORIGINS.has(req.origin) && req.amount > account.limit_per_transaction) {
-        throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction as Cents) });
+        throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction) });
       }
       let counterpart: Counterpart;
       if (typeof req.counterpart === 'function') {

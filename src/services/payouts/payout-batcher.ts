@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
-import { feeFor, MAX_AMOUNT, type Cents, toBrlNumber } from '../../domain/money.ts';
+import { cents, feeFor, MAX_AMOUNT, type Cents, toBrlNumber } from '../../domain/money.ts';
 import type { AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { NewTransaction, TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -34,7 +34,7 @@ export function payoutRow(req: PayoutRequest, account: AccountRow, fee: Cents, c
     external_id: req.externalId,
     original_amount: req.amount,
     fee_amount: fee,
-    final_amount: req.amount + fee,
+    final_amount: cents(req.amount + fee),
     end_to_end_id: null,
     pix_key: req.pixKey,
     description: req.description,
@@ -208,10 +208,10 @@ export function createPayoutBatcher(deps: {
     batch.forEach(({ req }, index) => {
       const account = accounts.get(req.accountId);
       if (!account) return (out[index] = new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`));
-      const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed as Cents, percentBp: account.fee_cash_out_percent_bp });
+      const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed, percentBp: account.fee_cash_out_percent_bp });
       if (req.amount + fee > MAX_AMOUNT) return (out[index] = new DomainError('PIX_INVALID_AMOUNT', undefined, 'The amount plus the fee is above 999,999,999.99'));
       if (LIMITED_ORIGINS.has(req.origin) && req.amount > account.limit_per_transaction) {
-        return (out[index] = new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction as Cents) }));
+        return (out[index] = new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction) }));
       }
       candidates.push({ index, row: payoutRow(req, account, fee, req.counterpart, now) });
     });
@@ -244,7 +244,7 @@ export function createPayoutBatcher(deps: {
 
     // 3. Each new row, in arrival order, against the locked totals and balance, exactly as if
     // the requests had run one after the other. The network says when it will answer each one.
-    const live = new Map([...accounts.values()].map((a) => [a.id, { available: a.available }]));
+    const live = new Map([...accounts.values()].map((a) => [a.id, { available: a.available as number }]));
     const admitted: Array<{ index: number; tx: TransactionRow; job: { runAt: Date; payload: Record<string, unknown> } }> = [];
     const refused: number[] = [];
     const added = new Map<string, { accountId: number; window: string; amount: number; limit: number }>();
@@ -258,9 +258,9 @@ export function createPayoutBatcher(deps: {
       const limited = LIMITED_ORIGINS.has(tx.origin);
       let error: unknown;
       if (limited && (totals.get(`${account.id}|${windows.day}`) ?? 0) + amount > account.limit_daily) {
-        error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_daily as Cents) });
+        error = new DomainError('PIX_DAILY_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_daily) });
       } else if (limited && windows.night && (totals.get(`${account.id}|${windows.night}`) ?? 0) + amount > account.limit_nightly) {
-        error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_nightly as Cents) });
+        error = new DomainError('PIX_NIGHT_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_nightly) });
       } else if (balance.available < tx.final_amount) {
         error = new DomainError(req.codes.insufficient);
       }
@@ -314,7 +314,7 @@ export function createPayoutBatcher(deps: {
     if (admitted.length > 0) {
       const held = await deps.ledger.hold(
         trx,
-        admitted.map((p) => ({ accountId: p.tx.account_id, amount: p.tx.final_amount as Cents, transactionId: p.tx.id, reason: 'hold' })),
+        admitted.map((p) => ({ accountId: p.tx.account_id, amount: p.tx.final_amount, transactionId: p.tx.id, reason: 'hold' })),
         { accountsLockedByCaller: true },
       );
       if (held.some((h) => !h.ok)) throw new Error('payout batch: a hold failed under the account lock');

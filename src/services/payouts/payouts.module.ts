@@ -6,10 +6,8 @@ import type { DB } from '../../db/schema.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { PixNetwork } from '../../network/pix-network.ts';
-import { createSandboxNetwork } from '../../network/sandbox/sandbox-network.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
-import { productionScenarioReader, sandboxScenarioReader } from '../../network/scenario-header.ts';
-import { unconfiguredNetwork } from '../../network/unconfigured-network.ts';
+import type { ScenarioReader } from '../../network/scenario-header.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { createSettlement } from '../settlement/settlement.service.ts';
 import { createIdempotency } from '../idempotency/idempotency.service.ts';
@@ -25,8 +23,8 @@ import { createOutgoingPayouts } from './outgoing-payout.ts';
 import { registerPayoutHooks } from './payout-events.ts';
 
 /**
- * Wires the payouts feature: the network adapter (the sandbox simulator in sandbox mode; production
- * has no real provider in this codebase, so off-us payments answer PROVIDER_UNAVAILABLE there), the settlement job, and the payout services.
+ * Wires the payouts feature: the settlement job and the payout services, over the network adapter
+ * the container chose (the sandbox simulator, or the unconfigured network of production).
  */
 export function createPayoutsModule(deps: {
   config: Config;
@@ -37,15 +35,14 @@ export function createPayoutsModule(deps: {
   scheduler: Scheduler;
   logger: Logger;
   onUsCharges: () => OnUsCharges | undefined;
+  network: PixNetwork;
+  /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
+  scenarios: ScenarioReader;
   /** PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few. */
   engine?: 'postgres' | 'pglite';
 }) {
   const { config, db, clock, ledger, outbox, scheduler, logger } = deps;
-  const network: PixNetwork =
-    config.mode === 'sandbox'
-      ? createSandboxNetwork({ db, clock, settlementDelayMs: config.sandboxSettlementDelayMs, institutionIspb: config.institutionIspb })
-      : unconfiguredNetwork;
-  const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
+  const { network, scenarios } = deps;
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
   const settlement = createSettlement({ db, clock, ledger, scheduler, network, logger });
   registerPayoutHooks({ settlement, outbox });
@@ -64,7 +61,7 @@ export function createPayoutsModule(deps: {
   const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });
   const idempotency = createIdempotency({ db, clock });
   const dictTransfers = createDictTransferService({ db, clock, network, payouts, idempotency, institution });
-  const refunds = createPayoutRefundService({ db, clock, ledger, outbox, institutionIspb: config.institutionIspb });
+  const refunds = createPayoutRefundService({ db, clock, ledger, outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount });
   const dictKeys = createSandboxDictKeys({ db, clock });
   const transactions = createTransactionsService({ db, clock });
   return {

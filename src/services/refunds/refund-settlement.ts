@@ -28,7 +28,7 @@ export function createRefundFinisher(deps: { outbox: Outbox }) {
         : finished;
     const original =
       tx.status === 'ERROR'
-        ? await refundsRepo.giveBack(trx, finished.parent_id, tx.original_amount as Cents)
+        ? await refundsRepo.giveBack(trx, finished.parent_id, tx.original_amount)
         : (await transactionsRepo.byId(trx, finished.parent_id))!;
     if (tx.family === 'bacen') {
       const charge = await trx.selectFrom('charges').select('txid').where('transaction_id', '=', original.id).executeTakeFirst();

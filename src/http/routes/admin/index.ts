@@ -4,6 +4,7 @@ import { createCredentialsRoute } from './create-credentials.route.ts';
 import { deleteWebhookRoute } from './delete-webhook.route.ts';
 import { getAccountRoute } from './get-account.route.ts';
 import { getWebhookSecretRoute } from './get-webhook-secret.route.ts';
+import { ledgerCheckRoute } from './ledger-check.route.ts';
 import { listAccountWebhooksRoute } from './list-account-webhooks.route.ts';
 import { registerAccountWebhookRoute } from './register-account-webhook.route.ts';
 import { registerCertificateRoute } from './register-certificate.route.ts';
@@ -26,4 +27,5 @@ export const adminRoutes: RouteModule[] = [
   listAccountWebhooksRoute,
   deleteWebhookRoute,
   getWebhookSecretRoute,
+  ledgerCheckRoute,
 ];

@@ -55,7 +55,7 @@ export const createRefundInRoute: RouteModule = (app, c) =>
         transactionId: tx.transaction_id,
         externalId: refund.refund_id,
         status: tx.status,
-        refundValue: toBrlNumber(tx.original_amount as Cents),
+        refundValue: toBrlNumber(tx.original_amount),
         providerTransactionId: refund.rtr_id,
         generateTime: tx.created_at.toISOString(),
       });

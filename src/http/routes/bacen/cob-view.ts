@@ -59,7 +59,7 @@ export function cobView(charge: ChargeRow): Static<typeof Cob> {
     location: charge.br_code,
     status: charge.status,
     ...(devedor ? { devedor } : {}),
-    valor: { original: toDecimalString(charge.amount as Cents), modalidadeAlteracao: charge.modalidade_alteracao },
+    valor: { original: toDecimalString(charge.amount), modalidadeAlteracao: charge.modalidade_alteracao },
     chave: charge.receiver_key,
     ...(charge.solicitacao_pagador !== null ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
     ...(infoAdicionais ? { infoAdicionais } : {}),

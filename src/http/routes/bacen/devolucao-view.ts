@@ -29,7 +29,7 @@ export function devolucaoView(tx: TransactionRow, refund: RefundRow): Static<typ
   return {
     id: refund.refund_id,
     rtrId: refund.rtr_id,
-    valor: toDecimalString(tx.original_amount as Cents),
+    valor: toDecimalString(tx.original_amount),
     natureza: refund.natureza,
     ...(refund.description !== null ? { descricao: refund.description } : {}),
     horario: {

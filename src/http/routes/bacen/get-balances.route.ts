@@ -31,8 +31,8 @@ export const getBalancesRoute: RouteModule = (app, c) =>
           {
             eventDate: c.clock.now().toISOString(),
             balanceAmount: {
-              available: toBrlNumber(account.available as Cents),
-              blocked: toBrlNumber(account.blocked as Cents),
+              available: toBrlNumber(account.available),
+              blocked: toBrlNumber(account.blocked),
               overdraft: 0,
             },
           },
