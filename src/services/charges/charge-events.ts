@@ -1,5 +1,5 @@
 import { maskDocument } from '../../domain/documents.ts';
-import { toDecimalString, type Cents } from '../../domain/money.ts';
+import { toDecimalString } from '../../domain/money.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';

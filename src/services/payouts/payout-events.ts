@@ -1,6 +1,6 @@
 import type { Transaction as Trx } from 'kysely';
 import { maskDocument } from '../../domain/documents.ts';
-import { toDecimalString, type Cents } from '../../domain/money.ts';
+import { toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';

@@ -1,30 +1,28 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { PixNetwork } from '../../network/pix-network.ts';
-import { bankByIspb } from '../../network/sandbox/banks.ts';
 import type { ScenarioReader } from '../../network/scenario-header.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
-import { createSettlement } from '../settlement/settlement.service.ts';
-import { createIdempotency } from '../idempotency/idempotency.service.ts';
+import type { Idempotency } from '../idempotency/idempotency.service.ts';
+import type { Settlement } from '../settlement/settlement.service.ts';
 import { createTransactionsService } from '../transactions/transactions.service.ts';
 import { createCashOutQrCodeService } from './cash-out-qrcode.service.ts';
 import { createCashOutService } from './cash-out.service.ts';
 import { createDictTransferService } from './dict-transfer.service.ts';
 import { createPayoutRefundService } from './payout-refund.service.ts';
 import { createSandboxDictKeys } from './sandbox-dict-keys.service.ts';
-import { createOnUsCredit } from './on-us.ts';
+import type { Institution, OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 import { createOutgoingPayouts } from './outgoing-payout.ts';
 import { registerPayoutHooks } from './payout-events.ts';
 
 /**
- * Wires the payouts feature: the settlement job and the payout services, over the network adapter
- * the container chose (the sandbox simulator, or the unconfigured network of production).
+ * Wires the payouts feature's services over what the container built: the network adapter, the one
+ * settlement path, the idempotency mechanism, the on-us credit and the charges feature's on-us port.
+ * It builds no adapter itself.
  */
 export function createPayoutsModule(deps: {
   config: Config;
@@ -32,21 +30,19 @@ export function createPayoutsModule(deps: {
   clock: Clock;
   ledger: Ledger;
   outbox: Outbox;
-  scheduler: Scheduler;
-  logger: Logger;
-  onUsCharges: () => OnUsCharges | undefined;
   network: PixNetwork;
   /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
   scenarios: ScenarioReader;
+  settlement: Settlement;
+  idempotency: Idempotency;
+  institution: Institution;
+  creditOnUs: OnUsCredit;
+  onUsCharges: OnUsCharges;
   /** PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few. */
   engine?: 'postgres' | 'pglite';
 }) {
-  const { config, db, clock, ledger, outbox, scheduler, logger } = deps;
-  const { network, scenarios } = deps;
-  const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
-  const settlement = createSettlement({ db, clock, ledger, scheduler, network, logger });
+  const { config, db, clock, ledger, outbox, network, settlement, idempotency, institution, creditOnUs } = deps;
   registerPayoutHooks({ settlement, outbox });
-  const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
   const payouts = createOutgoingPayouts({
     db,
     clock,
@@ -59,21 +55,16 @@ export function createPayoutsModule(deps: {
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });
   const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });
-  const idempotency = createIdempotency({ db, clock });
   const dictTransfers = createDictTransferService({ db, clock, network, payouts, idempotency, institution });
   const refunds = createPayoutRefundService({ db, clock, ledger, outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount });
   const dictKeys = createSandboxDictKeys({ db, clock });
   const transactions = createTransactionsService({ db, clock });
   return {
-    network,
-    scenarios,
+    scenarios: deps.scenarios,
     institution,
-    settlement,
-    creditOnUs,
     payouts,
     cashOut,
     cashOutQrCode,
-    idempotency,
     dictTransfers,
     refunds,
     dictKeys,

@@ -1,4 +1,4 @@
-import { toBrlNumber, toDecimalString, type Cents } from '../../domain/money.ts';
+import { toBrlNumber, toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import type { RefundRow } from './refunds.repo.ts';

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
-import type { Cents } from '../../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';

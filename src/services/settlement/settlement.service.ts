@@ -1,7 +1,6 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
-import type { Cents } from '../../domain/money.ts';
 import type { DictKey } from '../../domain/pix-keys.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { maskDocument } from '../../../domain/documents.ts';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../../db/schema.ts';
 import type { RouteModule } from '../../app-types.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import { toDecimalString } from '../../../domain/money.ts';
 import type { Devedor } from '../../../db/schema/charges.ts';
 import type { ChargeRow } from '../../../services/charges/charges.repo.ts';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import { toDecimalString } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import type { RefundRow } from '../../../services/refunds/refunds.repo.ts';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
 
