@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -13,6 +14,7 @@ import { createPayoutAdmission } from './payout-admission.ts';
 import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
+import { transact } from '../../db/transact.ts';
 
 const TAX_ID_MISMATCH = { errorCode: 'TAX_ID_MISMATCH', errorMessage: 'O documento informado não corresponde ao titular da chave.' };
 
@@ -62,6 +64,7 @@ export function createOutgoingPayouts(deps: {
   institutionIspb: string;
   /** Group-commit batches in flight at once (see payout-batcher.ts); 0 runs every payout alone. */
   batchesInFlight?: number;
+  logger?: Logger;
 }) {
   async function settleOnUs(trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest): Promise<TransactionRow> {
     const e2e = endToEndId('E', deps.institutionIspb, deps.clock.now());
@@ -105,7 +108,7 @@ export function createOutgoingPayouts(deps: {
    * those with an `onCreated`, a failed batch's items). A refusal rolls everything back.
    */
   async function alone(req: PayoutRequest): Promise<TransactionRow> {
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const [result] = await admit(trx, [req]);
       if (result instanceof Error) throw result;
       return result!;
@@ -113,7 +116,9 @@ export function createOutgoingPayouts(deps: {
   }
 
   const batcher =
-    (deps.batchesInFlight ?? 1) > 0 ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1 }) : undefined;
+    (deps.batchesInFlight ?? 1) > 0
+      ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, logger: deps.logger })
+      : undefined;
 
   const batchable = (req: PayoutRequest): req is BatchablePayout =>
     req.destination.kind === 'network' && typeof req.counterpart !== 'function' && req.onCreated === undefined;

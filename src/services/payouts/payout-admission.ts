@@ -72,7 +72,10 @@ export function createPayoutAdmission(deps: {
     const now = deps.clock.now();
     const windows = limitWindows(now);
     const windowKeys = [windows.day, windows.night].filter((w): w is string => w !== undefined).sort();
-    const accountIds = [...new Set(batch.map((i) => i.req.accountId))].sort((a, b) => a - b);
+    // An on-us payout moves two balances: the receiver is locked with the payers, all in id order,
+    // so A->B and B->A never deadlock.
+    const receivers = batch.flatMap((i) => (i.req.destination.kind === 'on_us_key' ? [i.req.destination.receiverAccountId] : []));
+    const accountIds = [...new Set([...batch.map((i) => i.req.accountId), ...receivers])].sort((a, b) => a - b);
 
     // 1. The contended rows, counters first, then accounts, each in key order (the order every
     // payout and settlement path takes them in), in ONE statement: the counters' upsert (which

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { PaymentTarget } from '../settlement/settlement.service.ts';
@@ -31,6 +32,7 @@ export function createPayoutBatcher(deps: {
   /** Batches in flight at once: 1 on PGlite (one statement at a time), a few on PostgreSQL. */
   inFlight: number;
   maxBatch?: number;
+  logger?: Logger;
 }) {
   const maxBatch = deps.maxBatch ?? 128;
   const queue: Item[] = [];
@@ -100,6 +102,7 @@ export function createPayoutBatcher(deps: {
           continue;
         }
         stats.fallbacks += 1;
+        deps.logger?.warn({ err: error, items: batch.length, attempt }, 'payout batch failed; running its payouts one by one');
         // Not the items' fault as far as we know: each runs alone, and answers for itself. Only an
         // item with an externalId: if the failure hid a commit, the unique index stops a second payout.
         await Promise.all(

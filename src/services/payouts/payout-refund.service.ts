@@ -9,6 +9,7 @@ import type { NetworkClearingAccount } from '../../ledger/chart.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import { transact } from '../../db/transact.ts';
 
 /**
  * The receiving bank returns part or all of a confirmed payout (sandbox): a CONFIRMED "Refund out"
@@ -25,7 +26,7 @@ export function createPayoutRefundService(deps: {
   networkAccount: NetworkClearingAccount;
 }) {
   async function refund(accountId: number, identifier: string, amount: Cents): Promise<TransactionRow> {
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const payout = await transactionsRepo.findForAccount(trx, accountId, identifier);
       if (!payout || payout.kind !== 'WITHDRAW') throw new DomainError('NOT_FOUND', undefined, 'Payout not found');
       const updated = await trx

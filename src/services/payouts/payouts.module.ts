@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { DB } from '../../db/schema.ts';
@@ -30,6 +31,7 @@ export function createPayoutsModule(deps: {
   clock: Clock;
   ledger: Ledger;
   outbox: Outbox;
+  logger?: Logger;
   network: PixNetwork;
   /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
   scenarios: ScenarioReader;
@@ -41,7 +43,7 @@ export function createPayoutsModule(deps: {
   /** PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few. */
   engine?: 'postgres' | 'pglite';
 }) {
-  const { config, db, clock, ledger, outbox, network, settlement, idempotency, institution, creditOnUs } = deps;
+  const { config, db, clock, ledger, outbox, logger, network, settlement, idempotency, institution, creditOnUs } = deps;
   registerPayoutHooks({ settlement, outbox });
   const payouts = createOutgoingPayouts({
     db,
@@ -52,6 +54,7 @@ export function createPayoutsModule(deps: {
     onUsCharges: deps.onUsCharges,
     institutionIspb: config.institutionIspb,
     batchesInFlight: deps.engine === 'postgres' ? 3 : 1,
+    logger,
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });
   const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });

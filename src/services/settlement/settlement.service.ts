@@ -138,7 +138,9 @@ export function createSettlement(deps: {
           : { id: tx.id, status: 'ERROR' as const, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
       ),
     );
-    for (const row of finished) await hookOf(row.origin).onFinished(trx, row);
+    // Hooks touch the limit counters: in account order, the order admission locks them in.
+    const inLockOrder = [...finished].sort((a, b) => a.account_id - b.account_id || a.id - b.id);
+    for (const row of inLockOrder) await hookOf(row.origin).onFinished(trx, row);
     const entry = (row: TransactionRow, reason: string) => ({
       accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter: deps.network.ledgerAccount, fee: row.fee_amount,
     });
