@@ -20,6 +20,8 @@ export interface HarnessOptions {
   /** Extra environment for loadConfig (e.g. WEBHOOK_ROUTES_ENABLED). */
   env?: Record<string, string>;
   start?: Date;
+  /** false: `close` skips the ledger check (suites that break the ledger on purpose). */
+  checkLedgerOnClose?: boolean;
   /** PostgreSQL only: connection settings over the defaults (a proxy's URL, timeouts, pool size, name). */
   postgres?: { url?: string } & Pick<DatabaseOptions, 'timeouts' | 'applicationName' | 'poolSize'>;
 }
@@ -137,7 +139,9 @@ export async function startHarness(options: HarnessOptions = {}) {
         ...(body !== undefined ? { payload: body as object } : {}),
       });
     },
+    /** Every suite ends with the ledger check: whatever it did, the books must balance. */
     async close() {
+      const ledger = options.checkLedgerOnClose === false ? undefined : await c.checkLedger().catch((error: unknown) => ({ ok: false, error }));
       await app.close();
       await c.close();
       if (schema) {
@@ -146,6 +150,7 @@ export async function startHarness(options: HarnessOptions = {}) {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await client.end();
       }
+      if (ledger && !ledger.ok) throw new Error(`ledger check failed at the end of the suite: ${JSON.stringify(ledger)}`);
     },
   };
   return h;

@@ -60,7 +60,7 @@ export function createChargeSplits(deps: {
   async function afterPayment(trx: Trx<DB>, charge: ChargeRow, tx: TransactionRow): Promise<void> {
     const splits = (charge.splits as StoredSplit[] | null) ?? [];
     if (splits.length === 0) return;
-    const allocation = allocateSplits(tx.original_amount as Cents, splits);
+    const allocation = allocateSplits(tx.original_amount, splits);
     if ('error' in allocation) {
       // Checked against the same amount at creation; a charge paid with another amount keeps it all.
       deps.logger.warn({ chargeId: charge.id }, 'splits exceed the paid amount; none paid out');
@@ -163,7 +163,7 @@ export function createChargeSplits(deps: {
         .forUpdate()
         .executeTakeFirst();
       if (!row || row.payout_transaction_id !== null) continue;
-      const payout = await payOut(trx, charge, splits[position]!, row.amount as Cents);
+      const payout = await payOut(trx, charge, splits[position]!, row.amount);
       await trx.updateTable('charge_split_payouts').set({ payout_transaction_id: payout.id }).where('id', '=', row.id).execute();
     }
   });

@@ -165,7 +165,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
 
     return db.transaction().execute(async (trx) => {
       const account = await loadAccount(trx, accountId);
-      const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed as Cents, percentBp: account.fee_cash_in_percent_bp });
+      const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp });
       if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
       const now = clock.now();
       const { created, row: tx } = await transactionsRepo.insertUnlessExternalIdUsed(

@@ -14,7 +14,7 @@ export const refundsRepo = {
    * concurrent refunds can never together pass the original amount. Answers the new refunded total,
    * or undefined when the amount does not fit.
    */
-  async reserve(db: Db, originalId: number, amount: Cents): Promise<number | undefined> {
+  async reserve(db: Db, originalId: number, amount: Cents): Promise<Cents | undefined> {
     const row = await db
       .updateTable('transactions')
       .set({ refunded_amount: sql`refunded_amount + ${amount}` })

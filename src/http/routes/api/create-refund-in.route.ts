@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
@@ -55,7 +55,7 @@ export const createRefundInRoute: RouteModule = (app, c) =>
         transactionId: tx.transaction_id,
         externalId: refund.refund_id,
         status: tx.status,
-        refundValue: toBrlNumber(tx.original_amount as Cents),
+        refundValue: toBrlNumber(tx.original_amount),
         providerTransactionId: refund.rtr_id,
         generateTime: tx.created_at.toISOString(),
       });

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
 import { DecimalAmount } from '../../schemas/common.ts';
-import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import { toDecimalString } from '../../../domain/money.ts';
 import type { Devedor } from '../../../db/schema/charges.ts';
 import type { CobReading } from '../../../services/charges/charge.service.ts';
 import { Devolucao, devolucaoView } from './devolucao-view.ts';
@@ -77,7 +77,7 @@ export function cobView({ charge, payments }: CobReading): Static<typeof Cob> {
     location: charge.br_code,
     status: charge.status,
     ...(devedor ? { devedor } : {}),
-    valor: { original: toDecimalString(charge.amount as Cents), modalidadeAlteracao: charge.modalidade_alteracao },
+    valor: { original: toDecimalString(charge.amount), modalidadeAlteracao: charge.modalidade_alteracao },
     chave: charge.receiver_key,
     ...(charge.solicitacao_pagador !== null ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
     ...(infoAdicionais ? { infoAdicionais } : {}),
@@ -87,7 +87,7 @@ export function cobView({ charge, payments }: CobReading): Static<typeof Cob> {
           pix: payments.map(({ tx, refunds }) => ({
             endToEndId: tx.end_to_end_id!,
             txid: charge.txid,
-            valor: toDecimalString(tx.original_amount as Cents),
+            valor: toDecimalString(tx.original_amount),
             chave: charge.receiver_key,
             horario: (tx.processed_at ?? tx.updated_at).toISOString(),
             devolucoes: refunds.map((r) => devolucaoView(r.tx, r.refund)),
