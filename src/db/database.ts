@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from './pglite-dialect.ts';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import type { DB } from './schema.ts';
