@@ -28,7 +28,7 @@ export async function makeServerCertificate(commonName = 'pix-account-service te
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  return { certPem: cert.toString('pem'), keyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY'), fingerprint: cert.thumbprint };
+  return { certPem: cert.toString('pem'), keyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
 }
 
 /** Writes a server certificate and key into a new temporary folder; answers their paths. */
