@@ -1,3 +1,4 @@
+import 'reflect-metadata'; // before @peculiar/x509
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { webcrypto } from 'node:crypto';
 import https from 'node:https';
@@ -5,7 +6,8 @@ import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
-import '../../src/services/auth/x509.ts'; // sets @peculiar/x509's crypto provider
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
