@@ -62,6 +62,11 @@ export async function startInstance(name: string, databaseUrl: string, env: Reco
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let stopping = false;
+  // An instance that dies on its own is a finding: show why.
+  void exited.then((code) => {
+    if (!stopping) console.error(`instance ${name} exited by itself (code ${code}):\n${output.split('\n').slice(-30).join('\n')}`);
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setInterval(() => {
       const match = /Server listening at https?:\/\/127\.0\.0\.1:(\d+)/.exec(output);
@@ -86,6 +91,7 @@ export async function startInstance(name: string, databaseUrl: string, env: Reco
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l)),
     async stop() {
+      stopping = true;
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
