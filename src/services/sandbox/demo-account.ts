@@ -35,8 +35,15 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
 
   let account = await c.accounts.demo();
   if (!account) {
-    account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
-    await c.deposits.deposit(account.id, DEMO_FUNDING);
+    try {
+      account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
+      await c.deposits.deposit(account.id, DEMO_FUNDING);
+    } catch (error) {
+      // Several instances starting together on one database: another one created it first (the
+      // unique index on is_demo), and funds it.
+      account = (error as { code?: string }).code === '23505' ? await c.accounts.demo() : undefined;
+      if (!account) throw error;
+    }
   }
 
   const now = c.clock.now();
