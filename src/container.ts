@@ -5,7 +5,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { createLedger } from './ledger/ledger.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, observeRuntime } from './metrics.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
 import type { AccountTokenAuthenticator } from './services/auth/access-identity.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
@@ -84,6 +84,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     onUsCharges: () => chargePayments as OnUsCharges,
     engine: database.engine,
   });
+  observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   // Refunds (refund-in, devolucao) settle through the payouts settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement: payouts.settlement });
   registerRefundHooks(payouts.settlement, outbox);

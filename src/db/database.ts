@@ -11,6 +11,8 @@ import type { DB } from './schema.ts';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly engine: 'postgres' | 'pglite';
+  /** PostgreSQL: the connection pool's counts (metrics). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   return {
     db,
     engine: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

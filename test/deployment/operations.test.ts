@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../harness.ts';
@@ -59,5 +60,41 @@ describe('request ids and the access log', () => {
       const res = await h.app.inject({ method: 'GET', url: '/health', headers: header === undefined ? {} : { 'x-request-id': header } });
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
+  });
+});
+
+describe('operations logs and metrics', () => {
+  it('logs every failed job attempt and every failed webhook attempt', async () => {
+    h.logLines.length = 0;
+    h.c.scheduler.register('test.always-fails', async () => {
+      throw new Error('boom for the log');
+    });
+    await h.c.scheduler.schedule(h.c.db, 'test.always-fails', h.clock.now(), {});
+    await h.runJobs();
+    const jobLine = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'job failed');
+    expect(jobLine).toMatchObject({ kind: 'test.always-fails', attempt: 1, err: { message: 'boom for the log' } });
+
+    const receiver = http.createServer((_req, res) => res.writeHead(500).end('down'));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const account = await h.createAccount();
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+      expect((await h.admin('POST', `/admin/accounts/${account.id}/webhooks`, { eventType: 'cash_in', url })).statusCode).toBe(201);
+      await h.deposit(account.id, 10);
+      await h.deliverWebhooks();
+      const hookLine = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'webhook attempt failed');
+      expect(hookLine).toMatchObject({ attempt: 1, outcome: 'retry', statusCode: 500, url });
+      expect(hookLine.nextAttemptAt).toBeDefined();
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('GET /metrics names requests, jobs, webhook deliveries and the payout batcher', async () => {
+    const text = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+    for (const name of ['http_requests_total', 'http_request_duration_seconds', 'jobs_total', 'webhook_attempts_total', 'payout_batcher_count']) {
+      expect(text, name).toContain(`# TYPE ${name}`);
+    }
+    expect(text).toMatch(/jobs_total\{kind="test.always-fails",outcome="retry"\} 1/);
   });
 });

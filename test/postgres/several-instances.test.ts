@@ -198,6 +198,9 @@ describe('two instances on one PostgreSQL', () => {
     for (const instance of instances) {
       const metrics = await (await fetch(`${instance.url}/metrics`)).text();
       expect(metrics, instance.name).toMatch(/webhook_attempts_total\{outcome="delivered"\} [1-9]/);
+      expect(metrics, instance.name).toMatch(/db_pool_connections\{state="total"\} [1-9]/);
+      expect(metrics, instance.name).toMatch(/jobs_total\{kind="[a-z._-]+",outcome="done"\} [1-9]/);
+      expect(metrics, instance.name).toContain('payout_batcher_count{what="batches"}');
     }
 
     // The ledger: every account's postings sum to its balances.
