@@ -17,6 +17,15 @@ beforeAll(async () => {
 }, 240_000);
 
 describe('production start (npm run build, npm run start:prod)', () => {
+  it('the compiled one-shot migration step applies the migrations, then finds nothing to do', async () => {
+    const dataDir = mkdtempSync(path.join(outDir, 'data-'));
+    const env = { PATH: process.env.PATH, NODE_ENV: 'production', MODE: 'production', DATA_DIR: dataDir };
+    const first = await run(process.execPath, [path.join(outDir, 'migrate-main.js')], { env });
+    expect(first.stdout).toMatch(/^applied: 001_foundation\.sql, /);
+    const again = await run(process.execPath, [path.join(outDir, 'migrate-main.js')], { env });
+    expect(again.stdout.trim()).toBe('up to date: no migration to apply');
+  }, 60_000);
+
   it('compiles the service to JavaScript with its migrations beside it, and no test files', () => {
     expect(existsSync(path.join(outDir, 'main.js'))).toBe(true);
     expect(existsSync(path.join(outDir, 'db/migrations/001_foundation.sql'))).toBe(true);
