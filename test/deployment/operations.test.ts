@@ -71,7 +71,7 @@ describe('operations logs and metrics', () => {
     });
     await h.c.scheduler.schedule(h.c.db, 'test.always-fails', h.clock.now(), {});
     await h.runJobs();
-    const jobLine = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'job failed');
+    const jobLine = h.logLines.map((l) => JSON.parse(l)).find((l) => String(l.msg).startsWith('job failed'));
     expect(jobLine).toMatchObject({ kind: 'test.always-fails', attempt: 1, err: { message: 'boom for the log' } });
 
     const receiver = http.createServer((_req, res) => res.writeHead(500).end('down'));
