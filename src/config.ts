@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
@@ -19,9 +20,22 @@ export interface Config {
   readonly sandboxMinExpirationS: number;
   readonly webhookRoutesEnabled: boolean;
   readonly logLevel: string;
+  /** HTTPS (HTTP/1.1 and HTTP/2) when set; `clientAuth: 'optional'` asks for a client certificate. */
+  readonly tls: TlsConfig | undefined;
+  /** Who may state the client certificate and X-Forwarded-*: see `trustedProxies()` below. */
+  readonly trustedProxies: TrustedProxies;
   /** PostgreSQL pool size and the bound of every database wait (DB_* variables, milliseconds). */
   readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
 }
+
+export interface TlsConfig {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly clientAuth: 'none' | 'optional';
+}
+
+/** `any` caller, or only these addresses and CIDRs (an empty list trusts none). */
+export type TrustedProxies = 'any' | readonly string[];
 
 export class ConfigError extends Error {
   constructor(
@@ -81,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  const tls = tlsConfig(env);
   return Object.freeze({
     port,
     host,
@@ -97,7 +112,46 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRoutesEnabled: boolean(env, 'WEBHOOK_ROUTES_ENABLED', false),
     logLevel,
     database: databaseSettings(env),
+    tls,
+    trustedProxies: trustedProxies(env, mode, tls),
   });
+}
+
+function tlsConfig(env: Env): TlsConfig | undefined {
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  const clientAuth = env.TLS_CLIENT_AUTH || 'none';
+  if (clientAuth !== 'none' && clientAuth !== 'optional') {
+    throw new ConfigError('TLS_CLIENT_AUTH', `must be "optional" (or "none"), got "${clientAuth}"`);
+  }
+  if (certFile === undefined && keyFile === undefined) {
+    if (clientAuth === 'optional') throw new ConfigError('TLS_CLIENT_AUTH', 'needs TLS_CERT_FILE and TLS_KEY_FILE');
+    return undefined;
+  }
+  if (certFile === undefined) throw new ConfigError('TLS_CERT_FILE', 'is required when TLS_KEY_FILE is set');
+  if (keyFile === undefined) throw new ConfigError('TLS_KEY_FILE', 'is required when TLS_CERT_FILE is set');
+  return Object.freeze({ certFile, keyFile, clientAuth });
+}
+
+/**
+ * TRUSTED_PROXIES: comma-separated addresses and CIDRs. Unset: a plain-HTTP sandbox trusts any caller
+ * (the local sandbox and its tests send X-SSL-Client-Cert directly); production, or a service that
+ * terminates TLS itself, trusts none.
+ */
+function trustedProxies(env: Env, mode: string, tls: TlsConfig | undefined): TrustedProxies {
+  const raw = env.TRUSTED_PROXIES;
+  if (raw === undefined || raw.trim() === '') return mode === 'sandbox' && tls === undefined ? 'any' : Object.freeze([]);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError('TRUSTED_PROXIES', `must list IP addresses or CIDRs separated by commas; "${entry}" is neither`);
+    }
+  }
+  return Object.freeze(entries);
 }
 
 /** DB_POOL_SIZE and the DB_*_MS bounds (docs/decisions.md "Database faults"). */

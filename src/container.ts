@@ -5,7 +5,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { checkLedger, createLedger } from './ledger/ledger.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, observeRuntime } from './metrics.ts';
 import type { PixNetwork } from './network/pix-network.ts';
 import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
@@ -118,6 +118,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     onUsCharges: chargePayments satisfies OnUsCharges,
     engine: database.engine,
   });
+  observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
   registerRefundHooks(settlement, outbox);

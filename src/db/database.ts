@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from './pglite-dialect.ts';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
@@ -13,6 +14,8 @@ import type { DB } from './schema.ts';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly engine: 'postgres' | 'pglite';
+  /** PostgreSQL: the connection pool's counts (metrics). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   return {
     db,
     engine: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

@@ -240,6 +240,8 @@ export function createScheduler(deps: {
     scheduleMany,
     scheduleManyStatement,
     runDue,
+    /** Started and not stopped: the poller is claiming due jobs (GET /ready). */
+    isRunning: () => !stopped,
     start() {
       if (!stopped) return;
       stopped = false;

@@ -136,9 +136,16 @@ export function createRelay(options: RelayOptions) {
   }
 
   function observe(outcomes: Outcome[]) {
-    if (!options.metrics) return;
     for (const o of outcomes) {
       const outcome = o.disableWebhookId ? 'gone' : o.result.status === 'pending' ? 'retry' : o.result.status;
+      // One line per failed attempt (operations: "why does this receiver not get its webhooks?").
+      if (outcome !== 'delivered') {
+        logger.warn(
+          { deliveryId: o.result.id, attempt: o.result.attempts, outcome, statusCode: o.result.statusCode, error: o.result.error, url: o.log?.url, nextAttemptAt: o.result.status === 'pending' ? o.result.nextAttemptAt : undefined },
+          'webhook attempt failed',
+        );
+      }
+      if (!options.metrics) continue;
       options.metrics.attempts.inc({ outcome });
       if (o.log) options.metrics.attemptDuration.observe(o.log.durationMs / 1000);
     }

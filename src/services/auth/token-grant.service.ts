@@ -20,6 +20,12 @@ export interface Grant {
   scopes: string[];
 }
 
+/** The client certificate a request presents, and where it comes from (the HTTP layer tells). */
+export type PresentedCertificate =
+  | { source: 'proxy-header'; header: string | string[] }
+  | { source: 'tls-handshake'; pem: string }
+  | { source: 'none'; why: 'no-header' | 'untrusted-header' | 'tls-without-certificate' };
+
 const ENCODING_HINT =
   'Send the PEM percent-encoded (RFC 3986, e.g. encodeURIComponent or nginx $ssl_client_escaped_cert): spaces as %20, newlines as %0A, "+" as %2B.';
 
@@ -62,6 +68,31 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
       });
     }
     return info;
+  }
+
+  /**
+   * The certificate a request presented (see `presentedCertificate` in the HTTP layer): a trusted
+   * proxy's header, read as above, or the one proven on the TLS handshake; none is the missing-header
+   * code, with a hint saying what to present on that connection.
+   */
+  function certificateFrom(presented: PresentedCertificate): CertificateInfo {
+    if (presented.source === 'proxy-header') return readCertificate(presented.header);
+    if (presented.source === 'tls-handshake') {
+      const info = parseCertificate(presented.pem);
+      if (!info) throw new DomainError('PUB_CERT_MALFORMED_PEM', { hint: 'The certificate presented on the TLS handshake cannot be read.' });
+      return info;
+    }
+    if (presented.why === 'tls-without-certificate') {
+      throw new DomainError('PUB_CERT_HEADER_MISSING', {
+        hint: 'This is a TLS connection without a client certificate: present it on the handshake (e.g. curl --cert client-cert.pem --key client-key.pem).',
+      });
+    }
+    if (presented.why === 'untrusted-header') {
+      throw new DomainError('PUB_CERT_HEADER_MISSING', {
+        hint: 'X-SSL-Client-Cert is believed only from a trusted proxy (TRUSTED_PROXIES): connect with mutual TLS, or through the front proxy that checks the certificate.',
+      });
+    }
+    return readCertificate(undefined);
   }
 
   /** A database failure while looking up the registry or credentials: the store is unreachable. */
@@ -165,7 +196,7 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
     return { accessToken: token, expiresIn, scopes };
   }
 
-  return { readCertificate, grant };
+  return { readCertificate, certificateFrom, grant };
 }
 
 export type TokenGrantService = ReturnType<typeof createTokenGrantService>;

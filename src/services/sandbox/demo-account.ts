@@ -54,8 +54,15 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
 
   let account = await c.accounts.demo();
   if (!account) {
-    account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
-    await c.deposits.deposit(account.id, DEMO_FUNDING);
+    try {
+      account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
+      await c.deposits.deposit(account.id, DEMO_FUNDING);
+    } catch (error) {
+      // Several instances starting together on one database: another one created it first (the
+      // unique index on is_demo), and funds it.
+      account = (error as { code?: string }).code === '23505' ? await c.accounts.demo() : undefined;
+      if (!account) throw error;
+    }
   }
 
   const now = c.clock.now();
@@ -109,8 +116,12 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
 }
 
 export function printDemo(demo: DemoAccount, config: Config) {
-  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  const encodeCert = `$(node -e 'process.stdout.write(encodeURIComponent(require("fs").readFileSync(process.argv[1],"utf8")))' '${demo.certPath}')`;
+  const scheme = config.tls ? 'https' : 'http';
+  const base = `${scheme}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  // Over our own TLS the certificate is proven on the handshake (-k: the server's may be self-signed).
+  const presentCert = config.tls
+    ? `    -k --cert '${demo.certPath}' --key '${demo.keyPath}' \\`
+    : `    -H "X-SSL-Client-Cert: $(node -e 'process.stdout.write(encodeURIComponent(require("fs").readFileSync(process.argv[1],"utf8")))' '${demo.certPath}')" \\`;
   const lines = [
     '',
     '  pix-account-service is running in SANDBOX mode',
@@ -128,10 +139,10 @@ export function printDemo(demo: DemoAccount, config: Config) {
     '  Get an access token:',
     `  curl -s -X POST ${base}/api/auth/token \\`,
     `    -H 'Content-Type: application/json' \\`,
-    `    -H "X-SSL-Client-Cert: ${encodeCert}" \\`,
+    presentCert,
     `    -d '{"clientId":"${demo.clientId}","clientSecret":"${demo.clientSecret}"}'`,
     '',
-    '  Then: curl -s ' + base + "/api/balance -H 'Authorization: Bearer <access_token>'",
+    `  Then: curl -s${config.tls ? ' -k' : ''} ${base}/api/balance -H 'Authorization: Bearer <access_token>'`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifySchemaValidationError } from 'fastify';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import type { RouteModule } from '../../app-types.ts';
+import { presentedCertificate } from '../../client-certificate.ts';
 import { violations } from '../../validation.ts';
 
 const TokenRequest = Type.Object({
@@ -33,7 +34,7 @@ export const createTokenRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      const certificate = c.tokenGrants.readCertificate(request.headers['x-ssl-client-cert']);
+      const certificate = c.tokenGrants.certificateFrom(presentedCertificate(request, c.config));
       if (request.validationError) {
         const found = violations(
           ((request.validationError as { validation?: FastifySchemaValidationError[] }).validation ?? []) as never,

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { RouteModule } from '../../app-types.ts';
+import { presentedCertificate } from '../../client-certificate.ts';
 import { OAuthError, sendOAuthError } from './oauth-error.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -104,7 +105,7 @@ export const oauthTokenRoute: RouteModule = (app, c) => {
     },
     async (request, reply) => {
       try {
-        const certificate = c.tokenGrants.readCertificate(request.headers['x-ssl-client-cert']);
+        const certificate = c.tokenGrants.certificateFrom(presentedCertificate(request, c.config));
         const input = readTokenInput(request);
         const grant = await c.tokenGrants.grant(certificate, input, input.scopes);
         reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
