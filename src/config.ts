@@ -18,6 +18,8 @@ export interface Config {
   readonly sandboxMinExpirationS: number;
   readonly webhookRoutesEnabled: boolean;
   readonly logLevel: string;
+  /** Every resource call must carry the client certificate its token is bound to (RFC 8705). */
+  readonly requireCertificateBoundTokens: boolean;
 }
 
 export class ConfigError extends Error {
@@ -93,5 +95,6 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMinExpirationS: integer(env, 'SANDBOX_MIN_EXPIRATION_S', 60, 30, 604_800),
     webhookRoutesEnabled: boolean(env, 'WEBHOOK_ROUTES_ENABLED', false),
     logLevel,
+    requireCertificateBoundTokens: boolean(env, 'REQUIRE_CERTIFICATE_BOUND_TOKENS', mode === 'production'),
   });
 }

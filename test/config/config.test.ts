@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
+/** 32 random bytes in base64url: what `openssl rand -base64 32` gives. */
+const STRONG_ADMIN_TOKEN = 'q7Xv2mKp9LsR4tWz8YbN3cFh6JdG1eUa5QwE0rTyViO';
+
 describe('configuration (decisions section 1)', () => {
   it('has the documented defaults and is frozen', () => {
     const config = loadConfig({});
@@ -36,6 +39,7 @@ describe('configuration (decisions section 1)', () => {
     [{ WEBHOOK_ROUTES_ENABLED: 'yes' }, 'WEBHOOK_ROUTES_ENABLED'],
     [{ PUBLIC_HOST: 'https://pix.example.com' }, 'PUBLIC_HOST'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ REQUIRE_CERTIFICATE_BOUND_TOKENS: 'yes' }, 'REQUIRE_CERTIFICATE_BOUND_TOKENS'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {
@@ -50,5 +54,13 @@ describe('configuration (decisions section 1)', () => {
     const config = loadConfig({ MODE: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' });
     expect(config.mode).toBe('production');
     expect(config.adminTokenGenerated).toBe(false);
+  });
+
+  it('REQUIRE_CERTIFICATE_BOUND_TOKENS: on by default in production, off in sandbox, either way when set', () => {
+    const production = { MODE: 'production', ADMIN_TOKEN: STRONG_ADMIN_TOKEN };
+    expect(loadConfig(production).requireCertificateBoundTokens).toBe(true);
+    expect(loadConfig({ ...production, REQUIRE_CERTIFICATE_BOUND_TOKENS: 'false' }).requireCertificateBoundTokens).toBe(false);
+    expect(loadConfig({}).requireCertificateBoundTokens).toBe(false);
+    expect(loadConfig({ REQUIRE_CERTIFICATE_BOUND_TOKENS: 'true' }).requireCertificateBoundTokens).toBe(true);
   });
 });

@@ -92,7 +92,7 @@ export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenS
         const subject = await verify(match[1]!);
         if (!subject) return undefined;
         if (!(await isActive(subject))) return undefined;
-        return { accountId: subject.accountId, clientId: subject.clientId, scopes: subject.scopes };
+        return { accountId: subject.accountId, clientId: subject.clientId, scopes: subject.scopes, certificateFingerprint: subject.certificateFingerprint };
       } catch {
         throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'The access token cannot be checked right now; retry shortly.');
       }
