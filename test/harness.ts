@@ -54,6 +54,7 @@ export async function startHarness(options: HarnessOptions = {}) {
   const app = await buildApp(c);
   await app.ready();
   let seq = 0;
+  const certificateOfToken = new Map<string, string>();
 
   const h = {
     c,
@@ -118,9 +119,14 @@ export async function startHarness(options: HarnessOptions = {}) {
         payload: { clientId, clientSecret },
       });
       if (res.statusCode !== 201) throw new Error(`tokenFor (token): ${res.statusCode} ${res.body}`);
-      return res.json().access_token as string;
+      const token = res.json().access_token as string;
+      certificateOfToken.set(token, encodeURIComponent(cert.json().certificatePem));
+      return token;
     },
-    /** A call with an account's bearer token (and any extra headers). */
+    /**
+     * A call with an account's bearer token (and any extra headers). A token from `tokenFor` travels
+     * with its certificate, as a client behind the TLS proxy does (REQUIRE_CERTIFICATE_BOUND_TOKENS).
+     */
     async api(
       method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT',
       url: string,
@@ -131,7 +137,11 @@ export async function startHarness(options: HarnessOptions = {}) {
       return app.inject({
         method,
         url,
-        headers: { ...headers, authorization: `Bearer ${token}` },
+        headers: {
+          ...(certificateOfToken.has(token) ? { 'x-ssl-client-cert': certificateOfToken.get(token)! } : {}),
+          ...headers,
+          authorization: `Bearer ${token}`,
+        },
         ...(body !== undefined ? { payload: body as object } : {}),
       });
     },
