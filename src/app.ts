@@ -91,7 +91,7 @@ export async function buildApp(c: Container): Promise<App> {
   await family('full', apiRoutes);
   await family('short', bacenRoutes);
   await family('oauth', oauthRoutes);
-  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken)));
+  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)));
   if (c.config.mode === 'sandbox') await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)));
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { adminTokenWeakness } from './services/auth/admin-token-strength.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
 export interface Config {
@@ -69,6 +70,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminTokenGenerated = true;
   } else if (adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+  } else if (mode === 'production') {
+    const weakness = adminTokenWeakness(adminToken);
+    if (weakness) throw new ConfigError('ADMIN_TOKEN', weakness);
   }
   const institutionIspb = env.INSTITUTION_ISPB || '99999999';
   if (!/^\d{8}$/.test(institutionIspb)) throw new ConfigError('INSTITUTION_ISPB', 'must be exactly 8 digits');

@@ -12,6 +12,7 @@ import { createCertificateService } from './services/auth/certificate.service.ts
 import { createCredentialService } from './services/auth/credential.service.ts';
 import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
+import { createFailureLimits } from './services/auth/failure-limits.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
@@ -67,7 +68,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys });
-  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
+  /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
+  const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
+  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
@@ -126,6 +129,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     signingKeys,
     tokens,
     tokenGrants,
+    authFailures,
     deposits,
     payouts,
     /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */

@@ -10,7 +10,8 @@ import { AdjustableClock } from '../src/domain/clock.ts';
 import type { App } from '../src/http/app-types.ts';
 import { cpf } from './factories.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+// Strong enough for production mode's ADMIN_TOKEN rule (32+ characters, 128+ bits).
+export const ADMIN_TOKEN = 'test-admin-token-0123456789-QWERTYUIOPzxcv';
 export const TEST_START = new Date('2026-11-20T15:00:00.000Z'); // 12:00 in São Paulo, a Friday
 
 /** True when this run targets the real PostgreSQL (the "postgres" Vitest project). */

@@ -51,9 +51,23 @@ describe('configuration (decisions section 1)', () => {
   });
 
   it('production needs an admin token and takes the given one', () => {
-    const config = loadConfig({ MODE: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' });
+    const config = loadConfig({ MODE: 'production', ADMIN_TOKEN: STRONG_ADMIN_TOKEN });
     expect(config.mode).toBe('production');
+    expect(config.adminToken).toBe(STRONG_ADMIN_TOKEN);
     expect(config.adminTokenGenerated).toBe(false);
+    const hex = 'a3f1c9e07b5d2846f0e1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a493827'; // openssl rand -hex 32
+    expect(loadConfig({ MODE: 'production', ADMIN_TOKEN: hex }).adminToken).toBe(hex);
+  });
+
+  it.each([
+    ['a-long-enough-admin-token', 'short'],
+    ['passwordpasswordpasswordpassword', 'few distinct characters'],
+    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'one character'],
+    ['01234567890123456789012345678901234567890123456789', 'ten distinct characters'],
+  ])('production refuses a guessable ADMIN_TOKEN (%s: %s) with a message that says how to make one', (token) => {
+    expect(() => loadConfig({ MODE: 'production', ADMIN_TOKEN: token })).toThrow(/ADMIN_TOKEN is too easy to guess for production.*openssl rand -base64 32/);
+    // The sandbox keeps accepting it: nothing there is worth guessing.
+    expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
   });
 
   it('REQUIRE_CERTIFICATE_BOUND_TOKENS: on by default in production, off in sandbox, either way when set', () => {
