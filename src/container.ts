@@ -29,6 +29,7 @@ import { createMedService } from './services/med/med.service.ts';
 import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
@@ -38,6 +39,8 @@ export interface ContainerOptions {
   clock?: Clock;
   database?: Database;
   logger?: Logger;
+  /** Resolves webhook host names at registration (production); tests pass one that needs no DNS. */
+  resolver?: HostResolver;
 }
 
 /**
@@ -98,7 +101,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
+  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({

@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { createContainer, type Container } from '../src/container.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { AdjustableClock } from '../src/domain/clock.ts';
+import type { HostResolver } from '../src/webhooks/host-resolver.ts';
 import type { App } from '../src/http/app-types.ts';
 import { cpf } from './factories.ts';
 
@@ -21,6 +22,8 @@ export interface HarnessOptions {
   /** Extra environment for loadConfig (e.g. WEBHOOK_ROUTES_ENABLED). */
   env?: Record<string, string>;
   start?: Date;
+  /** Resolves webhook host names (production registration) without DNS. */
+  resolver?: HostResolver;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function startHarness(options: HarnessOptions = {}) {
       },
     }),
   );
-  const c = await createContainer(config, { clock, database, logger });
+  const c = await createContainer(config, { clock, database, logger, ...(options.resolver ? { resolver: options.resolver } : {}) });
   const app = await buildApp(c);
   await app.ready();
   let seq = 0;
