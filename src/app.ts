@@ -73,6 +73,7 @@ export async function buildApp(c: Container): Promise<App> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+          metrics: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
         },
       },
     },

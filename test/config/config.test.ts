@@ -77,4 +77,13 @@ describe('configuration (decisions section 1)', () => {
     expect(loadConfig({}).requireCertificateBoundTokens).toBe(false);
     expect(loadConfig({ REQUIRE_CERTIFICATE_BOUND_TOKENS: 'true' }).requireCertificateBoundTokens).toBe(true);
   });
+
+  it('METRICS_TOKEN: refused when guessable in production, or equal to ADMIN_TOKEN', () => {
+    const production = { MODE: 'production', ADMIN_TOKEN: STRONG_ADMIN_TOKEN };
+    expect(loadConfig(production).metricsToken).toBeUndefined();
+    expect(loadConfig({ ...production, METRICS_TOKEN: 'x'.repeat(10) + STRONG_ADMIN_TOKEN }).metricsToken).toBe('x'.repeat(10) + STRONG_ADMIN_TOKEN);
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: 'metrics-token-123' })).toThrow(/METRICS_TOKEN is too easy to guess for production/);
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: STRONG_ADMIN_TOKEN })).toThrow(/METRICS_TOKEN must differ from ADMIN_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+  });
 });

@@ -5,12 +5,15 @@ import { tooManyFailures, type FailureLimits } from '../../services/auth/failure
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time). */
-export function hasAdminToken(request: FastifyRequest, adminToken: string): boolean {
+/** True when the request carries `Authorization: Bearer <secret>` (compared in constant time). */
+export function hasBearerSecret(request: FastifyRequest, secret: string): boolean {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) return false;
-  return timingSafeEqual(digest(header.slice(7).trim()), digest(adminToken));
+  return timingSafeEqual(digest(header.slice(7).trim()), digest(secret));
 }
+
+/** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
+export const hasAdminToken = (request: FastifyRequest, adminToken: string): boolean => hasBearerSecret(request, adminToken);
 
 /**
  * The admin guard. Wrong admin tokens are counted per address (`failure-limits.ts`): past the limit
