@@ -16,6 +16,7 @@ import { createFailureLimits } from './services/auth/failure-limits.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
+import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
 import { createPayoutsModule } from './services/payouts/payouts.module.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createChargeLocations } from './services/charges/charge-location.ts';
@@ -90,6 +91,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     onUsCharges: () => chargePayments as OnUsCharges,
     engine: database.engine,
   });
+  registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
   // Refunds (refund-in, devolucao) settle through the payouts settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement: payouts.settlement });
   registerRefundHooks(payouts.settlement, outbox);
