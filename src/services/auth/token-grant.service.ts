@@ -146,7 +146,7 @@ export function createTokenGrantService(deps: {
     // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
     const matches = await verifySecret(credentials.clientSecret, credential?.secret_hash ?? (await DUMMY_HASH_PROMISE));
     if (!credential || !matches) {
-      deps.logger.warn({ clientId: credentials.clientId, address: caller.address }, 'wrong client credentials');
+      deps.logger.warn({ clientId: credentials.clientId.slice(0, 64), address: caller.address }, 'wrong client credentials');
       throw new DomainError('PUB_INVALID_CREDENTIALS', {
         hint: 'Check clientId and clientSecret. The secret is shown only when the credentials are created; create new credentials if it was lost.',
       });
