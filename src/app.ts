@@ -90,6 +90,7 @@ export async function buildApp(c: Container): Promise<App> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+          metrics: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
         },
       },
     },
@@ -108,7 +109,7 @@ export async function buildApp(c: Container): Promise<App> {
   await family('full', apiRoutes);
   await family('short', bacenRoutes);
   await family('oauth', oauthRoutes);
-  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken)));
+  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)));
   if (c.config.mode === 'sandbox') await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)));
 
   // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { tokenWeakness } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
@@ -24,6 +25,10 @@ export interface Config {
   readonly tls: TlsConfig | undefined;
   /** Who may state the client certificate and X-Forwarded-*: see `trustedProxies()` below. */
   readonly trustedProxies: TrustedProxies;
+  /** Bearer token `/metrics` requires; unset: public in sandbox, switched off (404) in production. */
+  readonly metricsToken: string | undefined;
+  /** Every resource call must carry the client certificate its token is bound to (RFC 8705). */
+  readonly requireCertificateBoundTokens: boolean;
   /** PostgreSQL pool size and the bound of every database wait (DB_* variables, milliseconds). */
   readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
 }
@@ -84,12 +89,21 @@ export function loadConfig(env: Env = process.env): Config {
     adminTokenGenerated = true;
   } else if (adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+  } else if (mode === 'production') {
+    const weakness = tokenWeakness(adminToken);
+    if (weakness) throw new ConfigError('ADMIN_TOKEN', weakness);
   }
   const institutionIspb = env.INSTITUTION_ISPB || '99999999';
   if (!/^\d{8}$/.test(institutionIspb)) throw new ConfigError('INSTITUTION_ISPB', 'must be exactly 8 digits');
   const publicHost = env.PUBLIC_HOST || `127.0.0.1:${port}`;
   if (/^[a-z]+:\/\//i.test(publicHost) || /\s|\//.test(publicHost)) {
     throw new ConfigError('PUBLIC_HOST', 'must be a host and optional port, without a scheme or path');
+  }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined) {
+    if (metricsToken === adminToken) throw new ConfigError('METRICS_TOKEN', 'must differ from ADMIN_TOKEN (a scraper must not hold the admin token)');
+    const weakness = mode === 'production' ? tokenWeakness(metricsToken) : metricsToken.length < 16 ? 'must be at least 16 characters long' : undefined;
+    if (weakness) throw new ConfigError('METRICS_TOKEN', weakness);
   }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -111,6 +125,8 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMinExpirationS: integer(env, 'SANDBOX_MIN_EXPIRATION_S', 60, 30, 604_800),
     webhookRoutesEnabled: boolean(env, 'WEBHOOK_ROUTES_ENABLED', false),
     logLevel,
+    metricsToken,
+    requireCertificateBoundTokens: boolean(env, 'REQUIRE_CERTIFICATE_BOUND_TOKENS', mode === 'production'),
     database: databaseSettings(env),
     tls,
     trustedProxies: trustedProxies(env, mode, tls),

@@ -16,10 +16,12 @@ import { createCertificateService } from './services/auth/certificate.service.ts
 import { createCredentialService } from './services/auth/credential.service.ts';
 import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
+import { createFailureLimits } from './services/auth/failure-limits.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
+import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
 import { createPayoutsModule } from './services/payouts/payouts.module.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
@@ -37,6 +39,7 @@ import { createMedService } from './services/med/med.service.ts';
 import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
@@ -49,6 +52,8 @@ export interface ContainerOptions {
   clock?: Clock;
   database?: Database;
   logger?: Logger;
+  /** Resolves webhook host names at registration (production); tests pass one that needs no DNS. */
+  resolver?: HostResolver;
 }
 
 /**
@@ -96,7 +101,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys });
-  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
+  /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
+  const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
+  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
@@ -118,6 +125,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     onUsCharges: chargePayments satisfies OnUsCharges,
     engine: database.engine,
   });
+  registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
@@ -129,7 +137,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
+  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({
@@ -171,6 +179,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     signingKeys,
     tokens,
     tokenGrants,
+    authFailures,
     deposits,
     payouts,
     /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */

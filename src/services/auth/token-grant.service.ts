@@ -4,6 +4,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { isUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
+import { tooManyFailures, type FailureLimits } from './failure-limits.ts';
 import { ALL_SCOPES } from './scopes.ts';
 import { DUMMY_HASH_PROMISE, isRecognizedHash, verifySecret } from './secret-hash.ts';
 import type { TokenService } from './token.service.ts';
@@ -12,6 +13,11 @@ import { parseCertificate, type CertificateInfo } from './x509.ts';
 export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
+}
+
+/** Who is asking: the network address the wrong-secret counters are kept for. */
+export interface Caller {
+  address: string;
 }
 
 export interface Grant {
@@ -34,7 +40,13 @@ const ENCODING_HINT =
  * certificate checks, then credentials, then the token. Routes check the certificate header first
  * (`readCertificate`), then their own body, then call `grant`, which is decisions 4.15's order.
  */
-export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; tokens: TokenService; logger: Logger }) {
+export function createTokenGrantService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  tokens: TokenService;
+  logger: Logger;
+  failures: FailureLimits;
+}) {
   const { db, clock } = deps;
 
   /** The certificate from `X-SSL-Client-Cert`: present, percent-decoded, a real X.509 certificate. */
@@ -109,9 +121,10 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
 
   /**
    * Validity window, registry, credentials, account link, then a token. `requestedScopes` (OAuth's
-   * `scope`) narrows the credential's scopes; it may not widen them.
+   * `scope`) narrows the credential's scopes; it may not widen them. Wrong secrets are counted per
+   * client id and per caller address (`failure-limits.ts`): past the limit, 429 before any check.
    */
-  async function grant(cert: CertificateInfo, credentials: ClientCredentials, requestedScopes?: string[]): Promise<Grant> {
+  async function grant(cert: CertificateInfo, credentials: ClientCredentials, caller: Caller, requestedScopes?: string[]): Promise<Grant> {
     const now = clock.now();
     if (now < cert.notBefore) {
       throw new DomainError('PUB_CERT_NOT_YET_VALID', {
@@ -141,6 +154,10 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
       });
     }
 
+    const attempt = await fromStore('failure counters', () =>
+      deps.failures.tokenAttempt({ clientId: credentials.clientId, address: caller.address }),
+    );
+    if (attempt.retryAfterSeconds !== undefined) throw tooManyFailures(attempt.retryAfterSeconds);
     const credential = isUuidV4(credentials.clientId)
       ? await fromStore('credentials', () =>
           db
@@ -160,10 +177,13 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
     // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
     const matches = await verifySecret(credentials.clientSecret, credential?.secret_hash ?? (await DUMMY_HASH_PROMISE));
     if (!credential || !matches) {
+      deps.logger.warn({ clientId: credentials.clientId.slice(0, 64), address: caller.address }, 'wrong client credentials');
       throw new DomainError('PUB_INVALID_CREDENTIALS', {
         hint: 'Check clientId and clientSecret. The secret is shown only when the credentials are created; create new credentials if it was lost.',
       });
     }
+
+    await fromStore('failure counters', () => attempt.succeeded());
 
     if (registered.account_id !== credential.account_id) {
       throw new DomainError('PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT', {

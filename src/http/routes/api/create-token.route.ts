@@ -47,7 +47,7 @@ export const createTokenRoute: RouteModule = (app, c) =>
         );
       }
       const body = request.body as Static<typeof TokenRequest>;
-      const grant = await c.tokenGrants.grant(certificate, body);
+      const grant = await c.tokenGrants.grant(certificate, body, { address: request.ip });
       return reply.code(201).send({ access_token: grant.accessToken, token_type: 'Bearer', expires_in: grant.expiresIn });
     },
   );

@@ -107,7 +107,7 @@ export const oauthTokenRoute: RouteModule = (app, c) => {
       try {
         const certificate = c.tokenGrants.certificateFrom(presentedCertificate(request, c.config));
         const input = readTokenInput(request);
-        const grant = await c.tokenGrants.grant(certificate, input, input.scopes);
+        const grant = await c.tokenGrants.grant(certificate, input, { address: request.ip }, input.scopes);
         reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
         return { access_token: grant.accessToken, token_type: 'Bearer' as const, expires_in: grant.expiresIn, scope: grant.scopes.join(' ') };
       } catch (error) {
