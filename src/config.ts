@@ -5,6 +5,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly publicHost: string;
+  /** The service's public base URL (`PUBLIC_URL`): token `iss`, OAuth discovery, OpenAPI `servers`. */
+  readonly publicUrl: string;
   readonly databaseUrl: string | undefined;
   /** A folder, or `memory://` to keep nothing. */
   readonly dataDir: string;
@@ -48,6 +50,25 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be "true" or "false", got "${raw}"`);
 }
 
+/**
+ * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
+ * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
+ */
+function publicUrlOf(raw: string | undefined, publicHost: string): string {
+  if (raw === undefined || raw === '') return `http://${publicHost}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http:// or https:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('PUBLIC_URL', 'must use http:// or https://');
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('PUBLIC_URL', 'must not carry credentials, a query or a fragment');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -74,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (/^[a-z]+:\/\//i.test(publicHost) || /\s|\//.test(publicHost)) {
     throw new ConfigError('PUBLIC_HOST', 'must be a host and optional port, without a scheme or path');
   }
+  const publicUrl = publicUrlOf(env.PUBLIC_URL, publicHost);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
@@ -82,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     publicHost,
+    publicUrl,
     databaseUrl,
     dataDir: env.DATA_DIR || './data',
     mode,

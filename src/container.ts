@@ -66,7 +66,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const credentials = createCredentialService({ db, clock, accounts });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
-  const tokens = createTokenService({ clock, keys: signingKeys });
+  const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });

@@ -4,5 +4,6 @@ import { healthRoute } from './health.route.ts';
 import { metricsRoute } from './metrics.route.ts';
 import { openapiRoute } from './openapi.route.ts';
 import { jwksRoute } from './jwks.route.ts';
+import { oauthMetadataRoute } from './oauth-metadata.route.ts';
 
-export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute, jwksRoute, getLocationRoute];
+export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute, jwksRoute, oauthMetadataRoute, getLocationRoute];
