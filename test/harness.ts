@@ -51,7 +51,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     }),
   );
   const c = await createContainer(config, { clock, database, logger });
-  const app = await buildApp(c);
+  const app = await buildApp(c, { checkResponses: true });
   await app.ready();
   let seq = 0;
 

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ValidationError } from '../../../domain/errors/domain-error.ts';
 import { Med } from '../../../services/med/med-view.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
+import { ShortError } from '../../schemas/common.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { errorHandler } from '../../errors/formats.ts';
 import { toProblem } from '../../errors/problem.ts';
@@ -56,7 +57,7 @@ export const listMedRoute: RouteModule = (app, c) =>
         summary: 'List MEDs (Special Refund Mechanism)',
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: MedPage },
+        response: { 200: MedPage, 400: ShortError },
       },
     },
     async (request) => {
