@@ -72,7 +72,15 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   // script is served from node_modules (/docs/js/scalar.js), never from a CDN.
   await app.register(scalarReference, {
     routePrefix: '/docs',
-    configuration: { pageTitle: 'pix-account-service API', hideClientButton: true, telemetry: false, withDefaultFonts: false } as never,
+    configuration: {
+      pageTitle: 'pix-account-service API',
+      // Nothing that needs the internet: no hosted tools, no AI agent, no telemetry, system fonts.
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      hideClientButton: true,
+      telemetry: false,
+      withDefaultFonts: false,
+    } as never,
   });
 
   const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void, docs: Partial<FamilyDocs> = {}) =>
