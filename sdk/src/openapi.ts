@@ -1348,6 +1348,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria da Silva",
+                 *       "document": "11144477735",
+                 *       "type": "INDIVIDUAL"
+                 *     }
+                 */
                 "application/json": {
                     /** @description CPF (11 digits) or CNPJ (14) */
                     document: string;
@@ -1363,6 +1370,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "name": "Maria da Silva",
+                     *       "document": "11144477735",
+                     *       "type": "INDIVIDUAL",
+                     *       "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
@@ -2252,6 +2269,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventType": "cash_in",
+                 *       "url": "https://example.com/pix/webhooks",
+                 *       "headers": [
+                 *         {
+                 *           "key": "x-api-key",
+                 *           "value": "my-receiver-key"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description one of the 7 event names
@@ -2508,6 +2537,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clientId": "3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24",
+                 *       "clientSecret": "cs_5Jk9Qw2Zr7Tx"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uuid
@@ -2525,6 +2560,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjMwMDAifQ.c2ln",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 1800
+                     *     }
+                     */
                     "application/json": {
                         /** @description JWT (ES256), bound to the client certificate */
                         access_token: string;
@@ -2783,6 +2825,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "transaction": {
+                 *         "value": 150,
+                 *         "description": "Pedido 1042",
+                 *         "externalId": "order-1042",
+                 *         "expirationTime": 3600
+                 *       },
+                 *       "payer": {
+                 *         "fullName": "Maria da Silva",
+                 *         "document": "11144477735"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     additionalInfo?: {
                         [key: string]: string;
@@ -2826,6 +2882,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "correlationId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "externalId": "order-1042",
+                     *       "status": "PENDING",
+                     *       "pixCode": "00020101021226740014br.gov.bcb.pix2552payload.psp.com/3ec9d2f9-5f03-4e0e-820d-63a81e769e875204000053039865802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63042895",
+                     *       "generateTime": "2026-11-20T15:00:00.000Z",
+                     *       "expirationDate": "2026-11-20T16:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** Format: uuid */
                         correlationId: string;
@@ -2922,6 +2989,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": 89.9,
+                 *       "externalId": "payout-2201",
+                 *       "description": "Reembolso pedido 1042",
+                 *       "details": {
+                 *         "key": "maria.silva@example.com",
+                 *         "keyType": "EMAIL",
+                 *         "name": "Maria da Silva",
+                 *         "document": "11144477735"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     details: {
@@ -2948,6 +3028,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "externalId": "payout-2201",
+                     *       "status": "PENDING",
+                     *       "generateTime": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         externalId: string;
                         /** Format: date-time */
@@ -3037,6 +3125,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "value": 10,
+                 *       "qrCode": "00020126510014br.gov.bcb.pix0115thalesog@me.com0210Pedido 123520400005303986540510.005802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63040DC6",
+                 *       "externalId": "qr-3301",
+                 *       "description": "Pedido 123"
+                 *     }
+                 */
                 "application/json": {
                     description?: string;
                     document?: string;
@@ -3059,6 +3155,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "externalId": "qr-3301",
+                     *       "status": "PENDING",
+                     *       "generateTime": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         externalId: string;
                         /** Format: date-time */
@@ -3160,6 +3264,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refundValue": 50,
+                 *       "reason": "Produto devolvido",
+                 *       "externalId": "refund-1042-1"
+                 *     }
+                 */
                 "application/json": {
                     /** @description unique per account; the compatible family's devolucao id */
                     externalId?: string;
@@ -3896,6 +4007,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "calendario": {
+                 *         "expiracao": 3600
+                 *       },
+                 *       "devedor": {
+                 *         "cnpj": "11222333000181",
+                 *         "nome": "Empresa Exemplo Ltda"
+                 *       },
+                 *       "valor": {
+                 *         "original": "123.45",
+                 *         "modalidadeAlteracao": 0
+                 *       },
+                 *       "chave": "123e4567-e12b-42d1-a456-426655440000",
+                 *       "solicitacaoPagador": "Fatura 2026-11"
+                 *     }
+                 */
                 "application/json": {
                     calendario: {
                         /** @description seconds, default 86400 */
@@ -4205,6 +4333,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pixKey": "maria.silva@example.com",
+                 *       "creditorDocument": "11144477735",
+                 *       "priority": "NORM",
+                 *       "description": "Pagamento fornecedor",
+                 *       "payment": {
+                 *         "currency": "BRL",
+                 *         "amount": 250
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     creditorDocument?: string;
                     description?: string;
@@ -4985,6 +5125,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payer": {
+                 *         "name": "João Souza",
+                 *         "document": "52998224725",
+                 *         "ispb": "00000000"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description with the admin token */
                     accountId?: number;
@@ -5213,6 +5362,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": 2,
+                 *       "amount": 1000,
+                 *       "payer": {
+                 *         "name": "João Souza",
+                 *         "document": "52998224725",
+                 *         "ispb": "00000000"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description with the admin token */
                     accountId?: number;

@@ -1,4 +1,9 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc16 } from '../../src/domain/brcode/crc16.ts';
+import { isValidCnpj, isValidCpf } from '../../src/domain/documents.ts';
+import { OPERATION_EXAMPLES } from '../../src/http/openapi/examples.ts';
 import { startHarness, type Harness } from '../harness.ts';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -83,4 +88,36 @@ describe('GET /openapi.json: the contract', () => {
       for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!], `${name} ${ref}`).toBeDefined();
     }
   });
+
+  it('carries realistic examples that its own schemas accept (valid CPFs and CNPJs, checked BR Codes)', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addFormat('money', { type: 'number', validate: (v: number) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6 });
+    ajv.addSchema({ $id: 'doc', components: doc.components } as object);
+    const resolve = (schema: any) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/'));
+    let checked = 0;
+    for (const { path, method, op } of operations()) {
+      const media = [
+        ['request', op.requestBody?.content?.['application/json']],
+        ...Object.entries(op.responses as Record<string, any>).map(([status, r]) => [status, r.content?.['application/json']]),
+      ] as Array<[string, any]>;
+      for (const [where, m] of media) {
+        if (m?.example === undefined) continue;
+        const validate = ajv.compile(resolve(m.schema));
+        expect(validate(m.example), `${method} ${path} ${where}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(Object.values(OPERATION_EXAMPLES).reduce((n, e) => n + (e.request ? 1 : 0) + Object.keys(e.responses ?? {}).length, 0));
+    const documents = JSON.stringify(OPERATION_EXAMPLES).match(/"(?:document|creditorDocument|cpf|cnpj)":"(\d{11}|\d{14})"/g) ?? [];
+    expect(documents.length).toBeGreaterThan(5);
+    for (const found of documents) {
+      const value = found.split(':')[1]!.replaceAll('"', '');
+      expect(value.length === 11 ? isValidCpf(value) : isValidCnpj(value), value).toBe(true);
+    }
+    const brCodes = JSON.stringify(OPERATION_EXAMPLES).match(/000201[^"]+/g) ?? [];
+    expect(brCodes.length).toBe(2);
+    for (const code of brCodes) expect(crc16(code.slice(0, -4)), code).toBe(code.slice(-4));
+  });
 });
+

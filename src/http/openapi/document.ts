@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.ts';
 import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload } from '../../webhooks/payloads/schemas.ts';
+import { addExamples } from './examples.ts';
 import { gettingStarted } from './getting-started.ts';
 
 /** A plain JSON copy without TypeBox's symbols or nested `$id`s (they are components here). */
@@ -107,7 +108,11 @@ export function swaggerOptions(config: Config): FastifyDynamicSwaggerOptions {
     } as FastifyDynamicSwaggerOptions['openapi'],
     // Shared schemas (the error envelopes) keep their `$id` as their component name.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transformObject: (documentObject) => documentFormats((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
+    transformObject: (documentObject) => {
+      const document = documentFormats((documentObject as { openapiObject: Record<string, unknown> }).openapiObject);
+      addExamples(document);
+      return document as never;
+    },
   };
 }
 
