@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   readonly sandboxMinExpirationS: number;
   readonly webhookRoutesEnabled: boolean;
   readonly logLevel: string;
+  /** PostgreSQL pool size and the bound of every database wait (DB_* variables, milliseconds). */
+  readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
 }
 
 export class ConfigError extends Error {
@@ -116,5 +119,27 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMinExpirationS: integer(env, 'SANDBOX_MIN_EXPIRATION_S', 60, 30, 604_800),
     webhookRoutesEnabled: boolean(env, 'WEBHOOK_ROUTES_ENABLED', false),
     logLevel,
+    database: databaseSettings(env),
   });
+}
+
+/** DB_POOL_SIZE and the DB_*_MS bounds (docs/decisions.md "Database faults"). */
+function databaseSettings(env: Env): Config['database'] {
+  const d = DEFAULT_DB_TIMEOUTS;
+  const ms = (name: string, fallback: number) => integer(env, name, fallback, 1, 3_600_000);
+  const timeouts: DbTimeouts = {
+    connectMs: ms('DB_CONNECT_TIMEOUT_MS', d.connectMs),
+    acquireMs: ms('DB_POOL_ACQUIRE_TIMEOUT_MS', d.acquireMs),
+    statementMs: ms('DB_STATEMENT_TIMEOUT_MS', d.statementMs),
+    lockMs: ms('DB_LOCK_TIMEOUT_MS', d.lockMs),
+    idleInTransactionMs: ms('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', d.idleInTransactionMs),
+    queryMs: ms('DB_QUERY_TIMEOUT_MS', d.queryMs),
+    keepAliveInitialDelayMs: ms('DB_KEEPALIVE_DELAY_MS', d.keepAliveInitialDelayMs),
+  };
+  if (timeouts.queryMs <= timeouts.statementMs) {
+    // The server's statement_timeout must fire first: it cancels the statement cleanly, while the
+    // client-side query timeout has to drop the whole connection.
+    throw new ConfigError('DB_QUERY_TIMEOUT_MS', `must be greater than DB_STATEMENT_TIMEOUT_MS (${timeouts.statementMs})`);
+  }
+  return Object.freeze({ poolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000), timeouts: Object.freeze(timeouts) });
 }

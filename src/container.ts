@@ -14,6 +14,7 @@ import { createBearerAuthenticator } from './services/auth/bearer-authenticator.
 import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
+import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { createPayoutsModule } from './services/payouts/payouts.module.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
@@ -53,9 +54,19 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const clock: Clock = options.clock ?? (config.mode === 'sandbox' ? new AdjustableClock({}) : systemClock);
   const sandboxClock = clock instanceof AdjustableClock ? clock : undefined;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.database.poolSize,
+      timeouts: config.database.timeouts,
+      logger,
+    }));
   await migrate(database.db);
   const db = database.db;
+  // The running sandbox clock (not a clock given by a test) keeps its lead across restarts.
+  const sandboxClockStore = sandboxClock && !sandboxClock.frozen ? createSandboxClockStore({ db, clock: sandboxClock }) : undefined;
+  await sandboxClockStore?.restore();
 
   const metrics = createMetrics();
   const ledger = createLedger({ clock });
@@ -114,6 +125,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     logger,
     clock,
     sandboxClock,
+    /** Saves the sandbox clock's lead after an advance (absent for frozen test clocks). */
+    sandboxClockStore,
     database,
     db,
     metrics,

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContainer, type Container } from '../src/container.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase, type DatabaseOptions } from '../src/db/database.ts';
 import { AdjustableClock } from '../src/domain/clock.ts';
 import type { App } from '../src/http/app-types.ts';
 import { cpf } from './factories.ts';
@@ -20,6 +20,8 @@ export interface HarnessOptions {
   /** Extra environment for loadConfig (e.g. WEBHOOK_ROUTES_ENABLED). */
   env?: Record<string, string>;
   start?: Date;
+  /** PostgreSQL only: connection settings over the defaults (a proxy's URL, timeouts, pool size, name). */
+  postgres?: { url?: string } & Pick<DatabaseOptions, 'timeouts' | 'applicationName' | 'poolSize'>;
 }
 
 /**
@@ -28,18 +30,6 @@ export interface HarnessOptions {
  */
 export async function startHarness(options: HarnessOptions = {}) {
   const clock = new AdjustableClock({ start: options.start ?? TEST_START, frozen: true });
-  const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const database = onPostgres
-    ? await openDatabase({ databaseUrl: requirePgUrl(), dataDir: 'memory://', schema, poolSize: 20 })
-    : await openDatabase({ dataDir: 'memory://' });
-  const config = loadConfig({
-    MODE: 'sandbox',
-    ADMIN_TOKEN,
-    DATA_DIR: 'memory://',
-    LOG_LEVEL: 'info',
-    SANDBOX_SETTLEMENT_DELAY_MS: '1000',
-    ...options.env,
-  });
   const logLines: string[] = [];
   const logger = pino(
     { level: 'info' },
@@ -50,6 +40,18 @@ export async function startHarness(options: HarnessOptions = {}) {
       },
     }),
   );
+  const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const database = onPostgres
+    ? await openDatabase({ dataDir: 'memory://', schema, poolSize: 20, ...options.postgres, databaseUrl: options.postgres?.url ?? requirePgUrl(), logger })
+    : await openDatabase({ dataDir: 'memory://' });
+  const config = loadConfig({
+    MODE: 'sandbox',
+    ADMIN_TOKEN,
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'info',
+    SANDBOX_SETTLEMENT_DELAY_MS: '1000',
+    ...options.env,
+  });
   const c = await createContainer(config, { clock, database, logger });
   const app = await buildApp(c, { checkResponses: true });
   await app.ready();

@@ -1,9 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import type { Logger } from 'pino';
+import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
 import type { DB } from './schema.ts';
 
 /** The Kysely handle every repository receives, and the means to close it. */
@@ -33,39 +36,98 @@ export interface DatabaseOptions {
   /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: the bounds of every wait (defaults: DEFAULT_DB_TIMEOUTS). */
+  timeouts?: Partial<DbTimeouts>;
+  /** PostgreSQL only: names the service's connections in pg_stat_activity. */
+  applicationName?: string;
+  logger?: Logger;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema, options.poolSize ?? 10, options);
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(url: string, schema: string | undefined, max: number): Promise<Database> {
+async function openPostgres(url: string, schema: string | undefined, max: number, options: DatabaseOptions): Promise<Database> {
+  const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
   if (schema) {
-    const setup = new pg.Client({ connectionString: url });
+    const setup = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs });
     await setup.connect();
     await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await setup.end();
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  const { pool, kyselyPool } = createGuardedPool({
+    timeouts,
+    logger: options.logger,
+    pool: {
+      connectionString: url,
+      max,
+      application_name: options.applicationName ?? 'pix-account-service',
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
     },
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
   await pool.query('SELECT 1');
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
   return {
     db,
     engine: 'postgres',
     close: () => db.destroy(),
   };
+}
+
+const lockOptions = { stale: 15_000, update: 5_000, realpath: false } as const;
+
+/**
+ * A lock beside the data folder: PGlite itself does not stop a second process from opening (and
+ * corrupting) the same files. The lock names its owner (pid and host), so a restart after a crash
+ * (kill -9, power loss) finds the owner gone and starts at once instead of waiting for the lock to
+ * go stale; a live owner, or one on another host, still refuses.
+ */
+async function lockDataFolder(folder: string, dataDir: string): Promise<() => Promise<void>> {
+  const lockDir = `${folder}.lock`;
+  // Beside the lock, not in it: the lock library removes its folder with rmdir.
+  const ownerFile = `${lockDir}.owner`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const release = await lockfile.lock(folder, lockOptions);
+      // The lock folder's inode ties this record to this very lock, not to an earlier one.
+      writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, host: hostname(), lock: statSync(lockDir).ino }));
+      return async () => {
+        rmSync(ownerFile, { force: true });
+        await release();
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ELOCKED') throw error;
+      if (attempt === 1 && ownerIsGone(lockDir, ownerFile)) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      throw new DataDirLockedError(dataDir);
+    }
+  }
+}
+
+/** True only when the lock's recorded owner is a process of this host that no longer runs. */
+function ownerIsGone(lockDir: string, ownerFile: string): boolean {
+  let owner: { pid?: unknown; host?: unknown; lock?: unknown };
+  try {
+    owner = JSON.parse(readFileSync(ownerFile, 'utf8'));
+    if (owner.lock !== statSync(lockDir).ino) return false; // a record of another lock: wait for staleness
+  } catch {
+    return false; // no owner recorded (yet): wait for the lock to go stale
+  }
+  if (typeof owner.pid !== 'number' || owner.host !== hostname() || owner.pid === process.pid) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === 'ESRCH';
+  }
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -75,14 +137,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   if (!inMemory) {
     folder = path.resolve(dataDir, 'pglite');
     mkdirSync(folder, { recursive: true });
-    try {
-      // A lock beside the data folder: PGlite itself does not stop a second process from opening
-      // (and corrupting) the same files.
-      release = await lockfile.lock(folder, { stale: 15_000, update: 5_000, realpath: false });
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ELOCKED') throw new DataDirLockedError(path.resolve(dataDir));
-      throw error;
-    }
+    release = await lockDataFolder(folder, path.resolve(dataDir));
   }
   try {
     const pglite = await PGlite.create(inMemory ? undefined : folder, { parsers: { [INT8]: parseInt8 } });

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
+import { isRetryableConflict } from '../db/db-faults.ts';
 import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
 
@@ -121,21 +122,31 @@ export function createScheduler(deps: {
       deps.metrics?.jobs.inc({ kind: row.kind, outcome: 'done' });
     } catch (error) {
       await sql`ROLLBACK TO SAVEPOINT job`.execute(trx);
-      const failed = attempt >= row.max_attempts;
+      // A deadlock or serialization abort says nothing about the job: it is retried without using
+      // up an attempt, so contention alone can never leave a payment PENDING with its money held.
+      const conflict = isRetryableConflict(error);
+      const counted = conflict ? row.attempts : attempt;
+      const failed = !conflict && attempt >= row.max_attempts;
       const delay = (entry?.options.backoff ?? defaultBackoff)(attempt);
       await trx
         .updateTable('jobs')
         .set({
-          attempts: attempt,
+          attempts: counted,
           status: failed ? 'failed' : 'pending',
-          run_at: new Date(now.getTime() + delay * 1000),
+          run_at: new Date(now.getTime() + (conflict ? Math.min(delay, 5) : delay) * 1000),
           last_error: String((error as Error)?.stack ?? error).slice(0, 2000),
           updated_at: now,
         })
         .where('id', '=', row.id)
         .execute();
       deps.metrics?.jobs.inc({ kind: row.kind, outcome: failed ? 'failed' : 'retry' });
-      deps.logger.warn({ err: error, jobId: row.id, kind: row.kind, attempt, failed }, 'job failed');
+      if (failed) {
+        // Never silent: whatever the job was finishing (a payout's held money, an event) now waits
+        // for an operator; the row stays in `jobs` with status 'failed' and its last error.
+        deps.logger.error({ err: error, jobId: row.id, kind: row.kind, attempt, payload: row.payload }, 'job gave up after its last attempt; its work needs an operator');
+      } else {
+        deps.logger.warn({ err: error, jobId: row.id, kind: row.kind, attempt, conflict }, 'job failed; it will run again');
+      }
     } finally {
       deps.metrics?.jobDuration.observe({ kind: row.kind }, (performance.now() - started) / 1000);
     }
@@ -206,12 +217,20 @@ export function createScheduler(deps: {
     }
   }
 
+  let failedPolls = 0;
   function tick() {
     if (stopped) return;
     runDue()
-      .catch((error) => deps.logger.error({ err: error }, 'job poll failed'))
+      .then(() => {
+        failedPolls = 0;
+      })
+      .catch((error) => {
+        failedPolls += 1;
+        deps.logger.error({ err: error, failedPolls }, 'job poll failed');
+      })
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, pollMs);
+        // While the database is away, poll less and less often (at most every 5 s), not 5 times a second.
+        if (!stopped) timer = setTimeout(tick, failedPolls === 0 ? pollMs : Math.min(5_000, pollMs * 2 ** failedPolls));
       });
   }
 

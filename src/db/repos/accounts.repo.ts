@@ -15,6 +15,15 @@ export const accountsRepo = {
   async byIdForUpdate(db: Db, id: number): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   },
+  /**
+   * Locks several accounts' rows in id order (the one lock order of every money path: limit
+   * counters first, then accounts by ascending id), the lock a balance UPDATE takes.
+   */
+  async lockInOrder(db: Db, ids: number[]): Promise<void> {
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    if (sorted.length === 0) return;
+    await db.selectFrom('accounts').select('id').where('id', 'in', sorted).orderBy('id').forNoKeyUpdate().execute();
+  },
   async demo(db: Db): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('is_demo', '=', true).executeTakeFirst();
   },

@@ -46,6 +46,10 @@ export function errorHandler(format: ErrorFormat, now: () => Date) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const problem = toProblem(error);
     if (problem.unexpected) request.log.error({ err: error, errorId: request.id }, 'unexpected error');
+    else if (problem.databaseUnavailable || problem.status >= 500) {
+      // Not a bug, but never silent: the cause (a lost connection, a lock or statement timeout) is logged.
+      request.log.warn({ err: error, errorId: request.id, status: problem.status }, 'service unavailable');
+    }
     else request.log.info({ code: problem.catalogueCode, status: problem.status }, 'request refused');
     return sendProblem(reply, request, problem, format, now());
   };

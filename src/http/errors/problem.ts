@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError } from 'fastify';
 import { catalogue, type ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../../db/db-faults.ts';
 import { validationMessages } from '../validation.ts';
 
 /** Any failure, reduced to what every error format needs. */
@@ -19,6 +20,8 @@ export interface Problem {
   headers?: Record<string, string>;
   /** True for failures of ours (5xx not chosen by a rule): logged with the stack. */
   unexpected: boolean;
+  /** True when the database could not serve the request (lost connection, a bounded wait ran out). */
+  databaseUnavailable?: boolean;
 }
 
 export const reasonPhrase = (status: number) => STATUS_CODES[status] ?? 'Error';
@@ -62,6 +65,15 @@ export function toProblem(error: unknown): Problem {
     return fromCatalogue(code, code === 'VALIDATION_FAILED' ? [e.message] : catalogue[code].message);
   }
   if (e?.name === 'JsonBodyError') return fromCatalogue('VALIDATION_FAILED', [e.message]);
+  // A lost connection, a restart, a lock or statement that ran past its bound: an availability
+  // answer the client retries, not a bug of ours.
+  if (isDatabaseUnavailable(error)) {
+    return {
+      ...fromCatalogue('SERVICE_UNAVAILABLE', 'The database cannot serve this request right now. Retry after the time in the Retry-After header; a retry with the same idempotency key or externalId never applies a request twice.'),
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+      databaseUnavailable: true,
+    };
+  }
   // A framework error with a client status (e.g. a 4xx of a plugin) keeps its status.
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {

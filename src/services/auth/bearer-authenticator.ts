@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { DB } from '../../db/schema.ts';
+import { DATABASE_RETRY_AFTER_S, isDatabaseFailure } from '../../db/db-faults.ts';
 import type { AccessIdentity, AccountTokenAuthenticator } from './access-identity.ts';
 import type { TokenService, TokenSubject } from './token.service.ts';
 
@@ -93,8 +94,12 @@ export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenS
         if (!subject) return undefined;
         if (!(await isActive(subject))) return undefined;
         return { accountId: subject.accountId, clientId: subject.clientId, scopes: subject.scopes };
-      } catch {
-        throw new DomainError('SERVICE_UNAVAILABLE', undefined, 'The access token cannot be checked right now; retry shortly.');
+      } catch (error) {
+        // Only the database failing to answer is "cannot check now" (503, logged by the error
+        // handler as such); anything else is a bug of ours and must surface as a logged 500.
+        if (!isDatabaseFailure(error)) throw error;
+        const unavailable = new DomainError('SERVICE_UNAVAILABLE', { retryAfterSeconds: DATABASE_RETRY_AFTER_S }, 'The access token cannot be checked right now; retry shortly.');
+        throw Object.assign(unavailable, { cause: error });
       }
     },
   };

@@ -18,6 +18,7 @@ import { chargeEventPayload } from './charge-events.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 import { locationIdOf } from './charge-model.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
+import { transact } from '../../db/transact.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
@@ -115,7 +116,7 @@ export function createChargePayments(deps: {
     if (!isValidCpf(payer.document) && !isValidCnpj(payer.document)) problems.push('payer.document must be a valid CPF or CNPJ');
     if (!bankByIspb(payer.ispb)) problems.push('payer.ispb must be the ISPB of a known PIX participant');
     if (problems.length > 0) throw new ValidationError(problems);
-    return db.transaction().execute(async (trx) => {
+    return transact(db, async (trx) => {
       const charge = await findForAccount(trx, accountId, id);
       if (!charge) throw new DomainError('NOT_FOUND', undefined, `Charge ${id} not found`);
       const result = await payInTrx(trx, charge, { ...(input.amount !== undefined ? { amount: input.amount } : {}), payer });

@@ -4,9 +4,6 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { DB } from '../../db/schema.ts';
 
-/** A first request abandoned by a crash frees its key after this long. */
-const ABANDONED_AFTER_MS = 60_000;
-
 /** Object keys sorted, so the same JSON in another key order hashes alike. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -31,22 +28,23 @@ export interface IdempotentAnswer<T> {
 /** Stores the answer in the command's own transaction, so the answer exists iff its effects do. */
 export type Commit = (trx: Trx<DB>, status: number, body: unknown) => Promise<void>;
 
+/** Thrown inside the command's transaction when the key already has a committed answer: rolls it back. */
+class AlreadyAnswered extends Error {}
+
 /**
- * The one idempotency mechanism: (scope, account, key) is reserved with the hash of the body before
- * the command runs. The same key with the same body replays the stored answer; with another body
- * it answers 422; while the first request is still running, 409. Only successful answers are
- * stored: a refused request moved nothing, so its key is freed and a retry runs again.
+ * The one idempotency mechanism: (scope, account, key) with the hash of the body. The same key with
+ * the same body replays the stored answer; with another body it answers 422.
+ *
+ * Liveness, not age, decides who owns a key: the key's row is written only by the command's own
+ * transaction, together with its effects (`commit`). There is no reservation outside it, so a crash
+ * leaves nothing to take over, and a duplicate running at the same time blocks on the unique index
+ * (or on the rows the first holds) until the first commits or rolls back; its own transaction then
+ * finds the committed answer, rolls back everything it did, and replays that answer. Only
+ * successful answers are stored: a refused request moved nothing, so a retry runs again.
  */
 export function createIdempotency(deps: { db: Kysely<DB>; clock: Clock }) {
-  async function reserve(scope: string, accountId: number, key: string, hash: string): Promise<IdempotentAnswer<unknown> | undefined> {
-    const now = deps.clock.now();
-    const inserted = await deps.db
-      .insertInto('idempotency_keys')
-      .values({ scope, account_id: accountId, key, body_hash: hash, status_code: null, response: null, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(['scope', 'account_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (inserted) return undefined;
+  /** The committed answer for the key, if any (422 when it was given for another body). */
+  async function storedAnswer(scope: string, accountId: number, key: string, hash: string): Promise<IdempotentAnswer<unknown> | undefined> {
     const row = await deps.db
       .selectFrom('idempotency_keys')
       .selectAll()
@@ -54,22 +52,10 @@ export function createIdempotency(deps: { db: Kysely<DB>; clock: Clock }) {
       .where('account_id', '=', accountId)
       .where('key', '=', key)
       .executeTakeFirst();
-    if (!row) return reserve(scope, accountId, key, hash);
+    // A row without an answer is a reservation left by an older version of this service: nothing
+    // committed behind it, and the next answer for the key replaces it.
+    if (!row || row.status_code === null) return undefined;
     if (row.body_hash !== hash) throw new DomainError('IDEMPOTENCY_KEY_REUSED', { idempotencyKey: key });
-    if (row.status_code === null) {
-      const takenOver = await deps.db
-        .updateTable('idempotency_keys')
-        .set({ created_at: now, updated_at: now })
-        .where('scope', '=', scope)
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
-        .where('status_code', 'is', null)
-        .where('created_at', '<', new Date(now.getTime() - ABANDONED_AFTER_MS))
-        .returning('key')
-        .executeTakeFirst();
-      if (takenOver) return undefined;
-      throw new DomainError('IDEMPOTENCY_KEY_IN_FLIGHT', { idempotencyKey: key });
-    }
     return { status: row.status_code, body: row.response, replayed: true };
   }
 
@@ -78,28 +64,34 @@ export function createIdempotency(deps: { db: Kysely<DB>; clock: Clock }) {
     command: (commit: Commit) => Promise<{ status: number; body: T }>,
   ): Promise<IdempotentAnswer<T>> {
     const { scope, accountId, key } = request;
-    const stored = await reserve(scope, accountId, key, bodyHash(request.body));
+    const hash = bodyHash(request.body);
+    const stored = await storedAnswer(scope, accountId, key, hash);
     if (stored) return stored as IdempotentAnswer<T>;
     const commit: Commit = async (trx, status, body) => {
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ status_code: status, response: JSON.stringify(body), updated_at: deps.clock.now() })
-        .where('scope', '=', scope)
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
-        .execute();
+      const now = deps.clock.now();
+      const written = await trx
+        .insertInto('idempotency_keys')
+        .values({ scope, account_id: accountId, key, body_hash: hash, status_code: status, response: JSON.stringify(body), created_at: now, updated_at: now })
+        .onConflict((oc) =>
+          oc
+            .columns(['scope', 'account_id', 'key'])
+            .doUpdateSet({ body_hash: hash, status_code: status, response: JSON.stringify(body), created_at: now, updated_at: now })
+            .where('idempotency_keys.status_code', 'is', null),
+        )
+        .returning('key')
+        .executeTakeFirst();
+      // Another request with this key committed first (we waited for it on the unique index).
+      if (!written) throw new AlreadyAnswered();
     };
     try {
       const answer = await command(commit);
       return { ...answer, replayed: false };
     } catch (error) {
-      await deps.db
-        .deleteFrom('idempotency_keys')
-        .where('scope', '=', scope)
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
-        .where('status_code', 'is', null)
-        .execute();
+      // A duplicate that ran beside the first: whatever stopped it (the key's row, or the balance
+      // the first one spent), its transaction rolled back and the first one's answer is the answer.
+      const winner = await storedAnswer(scope, accountId, key, hash);
+      if (winner) return winner as IdempotentAnswer<T>;
+      if (error instanceof AlreadyAnswered) throw new DomainError('IDEMPOTENCY_KEY_IN_FLIGHT', { idempotencyKey: key });
       throw error;
     }
   }

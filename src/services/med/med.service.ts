@@ -17,6 +17,7 @@ import { refundNatureOf } from './med-causes.ts';
 import { findMedMove, type MedMove } from './med-state-machine.ts';
 import { medView, type MedView } from './med-view.ts';
 import { medsRepo, type MedFilter, type MedRow } from './meds.repo.ts';
+import { transact } from '../../db/transact.ts';
 
 /**
  * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
@@ -35,7 +36,7 @@ export function createMedService(deps: {
 
   async function open(report: InfractionReport, options: { requireReconciled: boolean }): Promise<MedView> {
     const now = deps.clock.now();
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const found = await refundsRepo.receivedByEndToEndId(trx, report.accountId, report.endToEndId);
       const original = found?.status === 'CONFIRMED' ? found : undefined;
       if (!original && options.requireReconciled) {
@@ -146,7 +147,7 @@ export function createMedService(deps: {
     if (update.to === 'ANALYZED' && result === null) throw new ValidationError(['analysisResult is required when moving to ANALYZED']);
     if (update.to !== 'ANALYZED' && result !== null) throw new ValidationError(['analysisResult is only allowed when moving to ANALYZED']);
     const now = deps.clock.now();
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const med = await medsRepo.byIdForUpdate(trx, update.accountId, update.medId);
       if (!med) throw new DomainError('NOT_FOUND', undefined, `MED ${update.medId} not found`);
       const move = findMedMove(med.status, update.to, result);

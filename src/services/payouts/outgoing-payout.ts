@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -13,6 +14,7 @@ import { admitPayout, LIMITED_ORIGINS } from './limits.ts';
 import { createPayoutBatcher, payoutRow, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
+import { transact } from '../../db/transact.ts';
 
 const TAX_ID_MISMATCH = { errorCode: 'TAX_ID_MISMATCH', errorMessage: 'O documento informado não corresponde ao titular da chave.' };
 
@@ -62,6 +64,7 @@ export function createOutgoingPayouts(deps: {
   institutionIspb: string;
   /** Group-commit batches in flight at once (see payout-batcher.ts); 0 runs every payout alone. */
   batchesInFlight?: number;
+  logger?: Logger;
 }) {
   async function settleOnUs(trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest): Promise<TransactionRow> {
     const e2e = endToEndId('E', deps.institutionIspb, deps.clock.now());
@@ -103,7 +106,7 @@ export function createOutgoingPayouts(deps: {
 
   /** One payout in its own transaction: on-us payouts, those with an `onCreated`, a failed batch's items. */
   async function alone(req: PayoutRequest): Promise<TransactionRow> {
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const account = await accountsRepo.byId(trx, req.accountId);
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
       const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed as Cents, percentBp: account.fee_cash_out_percent_bp });
@@ -136,6 +139,8 @@ export function createOutgoingPayouts(deps: {
       // balance) are locked last, so they are held for as few round trips as possible.
       if (req.destination.kind === 'network') await deps.settlement.start(trx, tx, req.destination.target);
       if (LIMITED_ORIGINS.has(req.origin)) await admitPayout(trx, account, req.amount, now);
+      // An on-us payout moves two balances: both rows in id order, so A->B and B->A never deadlock.
+      if (req.destination.kind === 'on_us_key') await accountsRepo.lockInOrder(trx, [account.id, req.destination.receiverAccountId]);
       const held = await deps.ledger.holdOne(trx, { accountId: account.id, amount: finalAmount, transactionId: tx.id, reason: 'hold' });
       if (!held.ok) throw new DomainError(req.codes.insufficient);
 
@@ -147,7 +152,7 @@ export function createOutgoingPayouts(deps: {
 
   const batcher =
     (deps.batchesInFlight ?? 1) > 0
-      ? createPayoutBatcher({ db: deps.db, clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, alone, inFlight: deps.batchesInFlight ?? 1 })
+      ? createPayoutBatcher({ db: deps.db, clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, alone, inFlight: deps.batchesInFlight ?? 1, logger: deps.logger })
       : undefined;
 
   const batchable = (req: PayoutRequest): req is BatchablePayout =>

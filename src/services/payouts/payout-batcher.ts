@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
@@ -77,6 +78,7 @@ export function createPayoutBatcher(deps: {
   /** Batches in flight at once: 1 on PGlite (one statement at a time), a few on PostgreSQL. */
   inFlight: number;
   maxBatch?: number;
+  logger?: Logger;
 }) {
   const maxBatch = deps.maxBatch ?? 128;
   const queue: Item[] = [];
@@ -146,6 +148,7 @@ export function createPayoutBatcher(deps: {
           continue;
         }
         stats.fallbacks += 1;
+        deps.logger?.warn({ err: error, items: batch.length, attempt }, 'payout batch failed; running its payouts one by one');
         // Not the items' fault as far as we know: each runs alone, and answers for itself. Only an
         // item with an externalId: if the failure hid a commit, the unique index stops a second payout.
         await Promise.all(

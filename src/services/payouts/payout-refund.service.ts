@@ -8,6 +8,7 @@ import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
+import { transact } from '../../db/transact.ts';
 
 /**
  * The receiving bank returns part or all of a confirmed payout (sandbox): a CONFIRMED "Refund out"
@@ -16,7 +17,7 @@ import { parentTransaction, transactionEvent } from '../../webhooks/payloads/tra
  */
 export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; institutionIspb: string }) {
   async function refund(accountId: number, identifier: string, amount: Cents): Promise<TransactionRow> {
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const payout = await transactionsRepo.findForAccount(trx, accountId, identifier);
       if (!payout || payout.kind !== 'WITHDRAW') throw new DomainError('NOT_FOUND', undefined, 'Payout not found');
       const updated = await trx

@@ -59,6 +59,7 @@ export function createPayoutsModule(deps: {
     onUsCharges: deps.onUsCharges,
     institutionIspb: config.institutionIspb,
     batchesInFlight: deps.engine === 'postgres' ? 3 : 1,
+    logger,
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });
   const cashOutQrCode = createCashOutQrCodeService({ db, network, payouts, institution, publicHost: config.publicHost });

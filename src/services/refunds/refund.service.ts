@@ -10,6 +10,7 @@ import type { Ledger } from '../../ledger/ledger.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
 import { refundDeadlinePassed } from './refund-rules.ts';
+import { transact } from '../../db/transact.ts';
 
 /** What the refund service needs of the one settlement job of outgoing debits (services/settlement). */
 export type OutgoingSettlement = Pick<Settlement, 'start'>;
@@ -63,7 +64,7 @@ export function createRefundService(deps: {
 
   async function create(cmd: RefundCommand): Promise<RefundResult> {
     const now = deps.clock.now();
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const original = await findOriginal(trx, cmd.accountId, cmd.original);
       if (refundDeadlinePassed(original, now)) {
         throw new DomainError(cmd.family === 'api' ? 'PIX_REFUND_DEADLINE_EXCEEDED' : 'DEVOLUCAO_DEADLINE_EXCEEDED', {

@@ -11,6 +11,7 @@ import type { Ledger } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { createReceivedPix } from '../received-pix.ts';
+import { transact } from '../../db/transact.ts';
 
 export interface Payer {
   name: string;
@@ -34,7 +35,7 @@ export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledge
     }
     const bank = bankByIspb(payer.ispb);
     if (!bank) throw new ValidationError(['payer.ispb must be the ISPB of a known PIX participant']);
-    return deps.db.transaction().execute(async (trx) => {
+    return transact(deps.db, async (trx) => {
       const account = await accountsRepo.byId(trx, accountId);
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
       return receivePix(trx, account, {

@@ -139,7 +139,9 @@ export function createSettlement(deps: {
           : { id: tx.id, status: 'ERROR' as const, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
       ),
     );
-    for (const row of finished) await hookOf(row.origin).onFinished(trx, row);
+    // Hooks touch the limit counters: in account order, the order admission locks them in.
+    const inLockOrder = [...finished].sort((a, b) => a.account_id - b.account_id || a.id - b.id);
+    for (const row of inLockOrder) await hookOf(row.origin).onFinished(trx, row);
     const entry = (row: TransactionRow, reason: string) => ({ accountId: row.account_id, amount: row.final_amount as Cents, transactionId: row.id, reason });
     const settled = finished.filter((r) => r.status === 'CONFIRMED').map((r) => entry(r, 'settle'));
     const released = finished.filter((r) => r.status === 'ERROR').map((r) => entry(r, 'release'));

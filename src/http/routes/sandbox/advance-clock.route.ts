@@ -16,6 +16,7 @@ export const advanceClockRoute: RouteModule = (app, c) =>
     },
     async (request) => {
       c.sandboxClock!.advance(request.body.seconds);
+      await c.sandboxClockStore?.save();
       const jobsRun = await c.scheduler.runDue();
       // Webhooks the jobs emitted, and retries that fell due.
       await c.webhookRelay.runDue();

@@ -1,0 +1,133 @@
+import type { Logger } from 'pino';
+import pg from 'pg';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-faults.ts';
+
+/** Every wait on PostgreSQL is bounded (milliseconds); see docs/decisions.md "Database faults". */
+export interface DbTimeouts {
+  /** Opening a new connection (TCP + startup). */
+  connectMs: number;
+  /** Waiting for a pooled connection when all are busy: past it, 503 at once rather than a queue. */
+  acquireMs: number;
+  /** Server side: one statement's run time. */
+  statementMs: number;
+  /** Server side: waiting for a row or table lock. */
+  lockMs: number;
+  /** Server side: a transaction left open without a statement (a stalled or lost client). */
+  idleInTransactionMs: number;
+  /** Client side: no answer to a query (a partition the server cannot see); the connection is dropped. */
+  queryMs: number;
+  /** TCP keepalive probes start after this idle time. */
+  keepAliveInitialDelayMs: number;
+}
+
+export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
+  connectMs: 5_000,
+  acquireMs: 2_000,
+  statementMs: 10_000,
+  lockMs: 3_000,
+  idleInTransactionMs: 15_000,
+  queryMs: 12_000,
+  keepAliveInitialDelayMs: 10_000,
+};
+
+type PoolClient = pg.PoolClient;
+
+/**
+ * The pool Kysely receives: node-postgres's pool with every wait bounded, an `error` listener on
+ * every client for its whole life (a checked-out client losing its connection would otherwise
+ * crash the process with an unhandled 'error' event), and broken clients destroyed on release
+ * instead of being handed to the next request.
+ */
+export function createGuardedPool(options: {
+  pool: pg.PoolConfig;
+  timeouts: DbTimeouts;
+  logger?: Logger | undefined;
+}) {
+  const { timeouts, logger } = options;
+  const pool = new pg.Pool({
+    ...options.pool,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    query_timeout: timeouts.queryMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: timeouts.keepAliveInitialDelayMs,
+  });
+  // An idle client losing its connection: pg-pool has already dropped it; the next query reconnects.
+  pool.on('error', (error) => logger?.warn({ err: error }, 'database: an idle pooled connection failed and was dropped'));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      broken.add(client);
+      logger?.warn({ err: error }, 'database: a pooled connection failed');
+    });
+  });
+
+  const broken = new WeakSet<PoolClient>();
+  const wrappers = new WeakMap<PoolClient, ReturnType<typeof wrap>>();
+
+  function wrap(client: PoolClient) {
+    return {
+      query(...args: unknown[]) {
+        const result = (client.query as (...a: unknown[]) => unknown)(...args);
+        if (result && typeof (result as Promise<unknown>).then === 'function') {
+          return (result as Promise<unknown>).catch((error: unknown) => {
+            if (isDatabaseUnavailable(error) && !(error as { code?: string }).code?.match(/^(55P03|57014|40P01|40001)$/)) {
+              // The connection itself is in doubt (lost, or a query the server never answered):
+              // never reuse it; a timed-out query may still be running on it.
+              broken.add(client);
+              if ((error as Error).message?.includes('Query read timeout')) {
+                (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+              }
+            }
+            throw error;
+          });
+        }
+        return result;
+      },
+      release(destroy?: boolean) {
+        const drop = destroy || broken.has(client);
+        client.release(drop ? new Error('database connection discarded') : undefined);
+      },
+      get processID() {
+        return (client as unknown as { processID?: number }).processID;
+      },
+    };
+  }
+
+  async function connect() {
+    let timer: NodeJS.Timeout | undefined;
+    const acquiring = pool.connect();
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new DatabaseUnavailableError(`no database connection free within ${timeouts.acquireMs} ms (pool of ${pool.options.max})`)),
+        timeouts.acquireMs,
+      );
+    });
+    try {
+      const client = await Promise.race([acquiring, timeout]);
+      let w = wrappers.get(client);
+      if (!w) {
+        w = wrap(client);
+        wrappers.set(client, w);
+      }
+      return w;
+    } catch (error) {
+      // A connection that arrives after we gave up goes straight back to the pool.
+      acquiring.then((late) => late.release(), () => {});
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    /** For Kysely's PostgresDialect. */
+    kyselyPool: {
+      connect,
+      end: () => pool.end(),
+      options: pool.options,
+    },
+    pool,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Kysely, Transaction as Trx } from 'kysely';
+import { isRetryableConflict } from './db-faults.ts';
+import type { DB } from './schema.ts';
+
+/** Runs of one command before a deadlock or serialization failure is given up (then 503). */
+export const CONFLICT_ATTEMPTS = 5;
+
+/**
+ * One money command in one transaction, rerun from the start when PostgreSQL aborted it to break
+ * a deadlock (40P01) or a serialization conflict (40001): everything it did rolled back, so the
+ * rerun is the same command again, not a second one. A short random pause lets the other side
+ * finish first. Other failures, and the last conflict, go to the caller (a conflict then answers
+ * 503 with Retry-After).
+ */
+export async function transact<T>(db: Kysely<DB>, command: (trx: Trx<DB>) => Promise<T>, attempts = CONFLICT_ATTEMPTS): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(command);
+    } catch (error) {
+      if (!isRetryableConflict(error) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findLedgerDrift } from '../../src/ledger/ledger.ts';
+import { startHarness, type Harness } from '../harness.ts';
+import { cashOutBody, payer } from '../payouts/helpers.ts';
+import { pgUrl, schemaOf, sideConnection, waitForWaiters } from './pg-tools.ts';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
+
+/**
+ * Database faults on real PostgreSQL: the service's own connections terminated, a restart (every
+ * connection reset by a TCP proxy), a row locked past the lock timeout, a full pool, a partition.
+ * Each request the fault hits answers 503 with Retry-After (never 500, never a hang, never a crash)
+ * and the service recovers by itself.
+ */
+const TIMEOUTS = { connectMs: 1_000, acquireMs: 700, statementMs: 2_000, lockMs: 800, idleInTransactionMs: 5_000, queryMs: 2_500, keepAliveInitialDelayMs: 1_000 };
+
+let h: Harness | undefined;
+let proxy: TcpProxy | undefined;
+const opened: Array<{ end(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const c of opened.splice(0)) await c.end().catch(() => {});
+  proxy?.heal();
+  await h?.close();
+  await proxy?.close();
+  h = undefined;
+  proxy = undefined;
+});
+
+async function start(options: { viaProxy?: boolean; poolSize?: number; timeouts?: Partial<typeof TIMEOUTS> } = {}) {
+  const url = new URL(pgUrl());
+  const applicationName = `fault_${randomBytes(5).toString('hex')}`;
+  if (options.viaProxy) {
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.host = `127.0.0.1:${proxy.port}`;
+  }
+  h = await startHarness({ postgres: { url: url.toString(), applicationName, timeouts: { ...TIMEOUTS, ...options.timeouts }, poolSize: options.poolSize ?? 5 } });
+  const schema = await schemaOf(h);
+  const side = async () => {
+    const c = await sideConnection(schema);
+    opened.push(c);
+    return c;
+  };
+  return { h, applicationName, side };
+}
+
+function expect503(res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  expect(res.statusCode, res.body).toBe(503);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+/** Calls until one answers 200 (the service healed itself), or fails after `withinMs`. */
+async function recovers(call: () => Promise<{ statusCode: number; body: string }>, withinMs = 8_000) {
+  const until = Date.now() + withinMs;
+  let last: { statusCode: number; body: string } | undefined;
+  while (Date.now() < until) {
+    last = await call();
+    if (last.statusCode === 200) return;
+    expect(last.statusCode, last.body).toBe(503);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`did not recover: last answer ${last?.statusCode} ${last?.body}`);
+}
+
+describe('database faults (PostgreSQL)', () => {
+  it('pg_terminate_backend on the service connections: the request in flight gets 503, the process survives, the service recovers', async () => {
+    const { h, applicationName, side } = await start();
+    const a = await payer(h, 100);
+    const locker = await side();
+    const observer = await side();
+    // A cash-out parked inside its transaction on a checked-out connection.
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [a.id]);
+    const parked = h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
+    expect(await waitForWaiters(observer, locker.pid, 1)).toBe(1);
+    const { rows } = await observer.query<{ n: number }>(
+      'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+      [applicationName],
+    );
+    expect(rows[0]!.n).toBeGreaterThan(0);
+    expect503(await parked);
+    await locker.query('ROLLBACK');
+    await recovers(() => h.api('GET', '/api/balance', a.token));
+    expect(await h.balance(a.id)).toEqual({ available: 100, blocked: 0 });
+    expect(h.logLines.join('')).toContain('service unavailable');
+  });
+
+  it('a database "restart" (every connection reset by the proxy): 503 with Retry-After, then recovery by itself', async () => {
+    const { h, side } = await start({ viaProxy: true });
+    const a = await payer(h, 100);
+    // Several connections at once, so the pool keeps idle ones for the reset to hit.
+    await Promise.all(Array.from({ length: 3 }, () => sql`SELECT pg_sleep(0.05)`.execute(h.c.db)));
+    const locker = await side();
+    const observer = await side();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [a.id]);
+    const parked = h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
+    expect(await waitForWaiters(observer, locker.pid, 1)).toBe(1);
+    proxy!.dropAll();
+    expect503(await parked);
+    // Both kinds of broken connection are logged with their cause, not dropped silently.
+    const logged = async (msg: string) => {
+      for (let i = 0; i < 40; i++) {
+        const line = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === msg);
+        if (line) return line;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return undefined;
+    };
+    expect(await logged('database: an idle pooled connection failed and was dropped')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
+    expect(await logged('database: a pooled connection failed')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
+    await locker.query('ROLLBACK');
+    // While the server is "down" (connections made since, e.g. by the batch's fallback, reset too),
+    // new connections are refused: 503, not a hang.
+    proxy!.refuse();
+    proxy!.dropAll();
+    expect503(await h.api('GET', '/api/balance', a.token));
+    expect503(await h.app.inject({ method: 'GET', url: '/health' }));
+    proxy!.heal();
+    await recovers(() => h.api('GET', '/api/balance', a.token));
+    const paid = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(await h.balance(a.id)).toEqual({ available: 90, blocked: 10 });
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
+  });
+
+  it('a row locked past the lock timeout: that account answers 503 while the lock lasts; other accounts and /health go on', async () => {
+    const { h, side } = await start();
+    const a = await payer(h, 100);
+    const b = await payer(h, 100);
+    const locker = await side();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [a.id]);
+    try {
+      // The answer arrives while the lock is still held: the wait was bounded.
+      expect503(await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 })));
+      const other = await h.api('POST', '/api/pix/cash-out', b.token, cashOutBody({ value: 10 }));
+      expect(other.statusCode, other.body).toBe(201);
+      expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    const after = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
+    expect(after.statusCode, after.body).toBe(201);
+    expect(await h.balance(a.id)).toEqual({ available: 90, blocked: 10 });
+  });
+
+  it('a pool exhausted by stalled requests answers 503 at once (acquire timeout), /health too; then recovers', async () => {
+    // Lock waits longer than the probes below, so the two stalled requests keep both connections.
+    const { h, side } = await start({ poolSize: 2, timeouts: { lockMs: 6_000, statementMs: 7_000, queryMs: 8_000 } });
+    const a = await payer(h, 100);
+    const b = await payer(h, 100);
+    const locker = await side();
+    const observer = await side();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM accounts WHERE id IN ($1, $2) FOR UPDATE', [a.id, b.id]);
+    try {
+      const parked = [
+        h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 })),
+        h.api('POST', '/dict/pix', b.token, { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 10 } }, { 'x-idempotency-key': crypto.randomUUID() }),
+      ];
+      expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
+      const health = await h.app.inject({ method: 'GET', url: '/health' });
+      expect503(health);
+      expect503(await h.api('GET', '/api/balance', a.token));
+      await locker.query('ROLLBACK');
+      // The stalled requests were only waiting: they complete once the lock is gone.
+      for (const r of await Promise.all(parked)) expect(r.statusCode, r.body).toBe(201);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+
+  it('a partition (the proxy forwards nothing, closes nothing): 503 within the bounds, /health 503, recovery once it heals', async () => {
+    const { h } = await start({ viaProxy: true });
+    const a = await payer(h, 100);
+    proxy!.partition();
+    const [cashOut, balance, health] = await Promise.all([
+      h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 })),
+      h.api('GET', '/api/balance', a.token),
+      h.app.inject({ method: 'GET', url: '/health' }),
+    ]);
+    expect503(cashOut);
+    expect503(balance);
+    expect503(health);
+    proxy!.heal();
+    await recovers(() => h.api('GET', '/api/balance', a.token));
+    const paid = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(await findLedgerDrift(h.c.db)).toEqual([]);
+  });
+});
