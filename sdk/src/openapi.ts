@@ -1141,6 +1141,35 @@ export interface components {
             /** @enum {string} */
             transactionType: "PIX";
         };
+        /** @description cash_out of a POST /dict/pix transfer (compatible family, version-2 envelope) */
+        TransferEvent: {
+            data: {
+                /** @enum {string} */
+                creditDebitType: "DEBIT";
+                creditorAccount: {
+                    document: string | null;
+                    ispb: string | null;
+                    name: string | null;
+                };
+                endToEndId: string | null;
+                errorCode?: string | null;
+                errorMessage?: string | null;
+                id: number;
+                idempotencyKey: string | null;
+                payment: {
+                    /** @example 150.00 */
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "BRL";
+                };
+                pixKey: string | null;
+                remittanceInformation: string | null;
+                status: "LIQUIDATED" | "ERROR";
+                txId: null;
+            };
+            /** @enum {string} */
+            type: "TRANSFER";
+        };
     };
     responses: never;
     parameters: never;
@@ -6092,7 +6121,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TransactionEvent"];
+                "application/json": components["schemas"]["TransactionEvent"] | components["schemas"]["TransferEvent"];
             };
         };
         responses: {

@@ -3,7 +3,7 @@ import type { components } from './openapi.ts';
 
 type Schemas = components['schemas'];
 /** Every body the service sends to a webhook URL (the document's `webhooks` section). */
-export type WebhookEvent = Schemas['TransactionEvent'] | Schemas['ReceiveEvent'] | Schemas['RefundEvent'] | Schemas['MedEvent'];
+export type WebhookEvent = Schemas['TransactionEvent'] | Schemas['ReceiveEvent'] | Schemas['RefundEvent'] | Schemas['TransferEvent'] | Schemas['MedEvent'];
 
 export { WebhookVerificationError };
 

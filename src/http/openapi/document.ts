@@ -1,6 +1,6 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.ts';
-import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload } from '../../webhooks/payloads/schemas.ts';
+import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload, TransferEventPayload } from '../../webhooks/payloads/schemas.ts';
 import { addExamples } from './examples.ts';
 import { gettingStarted } from './getting-started.ts';
 
@@ -25,7 +25,7 @@ const SIGNATURE_HEADERS = [
 
 const WEBHOOKS: Record<string, { summary: string; schemas: string[] }> = {
   cash_in: { summary: 'A payment was received (a charge paid, a deposit, an on-us transfer)', schemas: ['TransactionEvent', 'ReceiveEvent'] },
-  cash_out: { summary: 'A payout settled or failed', schemas: ['TransactionEvent'] },
+  cash_out: { summary: 'A payout settled or failed', schemas: ['TransactionEvent', 'TransferEvent'] },
   refund_in: { summary: 'A refund of a received payment settled or failed', schemas: ['TransactionEvent', 'RefundEvent'] },
   refund_out: { summary: 'A payout was returned by its receiver', schemas: ['TransactionEvent'] },
   med_created: { summary: 'A MED (special return) was opened against a received payment', schemas: ['MedEvent'] },
@@ -101,6 +101,7 @@ export function swaggerOptions(config: Config): FastifyDynamicSwaggerOptions {
           TransactionEvent: plain(TransactionEventPayload),
           ReceiveEvent: plain(ReceiveEventPayload),
           RefundEvent: plain(RefundEventPayload),
+          TransferEvent: plain(TransferEventPayload),
           MedEvent: plain(MedEventPayload),
         },
       },

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload } from '../../webhooks/payloads/schemas.ts';
+import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload, TransferEventPayload } from '../../webhooks/payloads/schemas.ts';
 import { errorSchemas } from './error-schemas.ts';
 
 /**
@@ -78,6 +78,7 @@ const webhookValidators = {
   transaction: ajv.compile(strippedOfIds(TransactionEventPayload)),
   receive: ajv.compile(strippedOfIds(ReceiveEventPayload)),
   refund: ajv.compile(strippedOfIds(RefundEventPayload)),
+  transfer: ajv.compile(strippedOfIds(TransferEventPayload)),
   med: ajv.compile(strippedOfIds(MedEventPayload)),
 };
 
@@ -98,6 +99,7 @@ export function checkWebhookDelivery(headers: Record<string, unknown>, raw: stri
   const validate =
     body.type === 'RECEIVE' ? webhookValidators.receive
     : body.type === 'REFUND' ? webhookValidators.refund
+    : body.type === 'TRANSFER' ? webhookValidators.transfer
     : body.event?.startsWith('Med') ? webhookValidators.med
     : webhookValidators.transaction;
   if (!validate(body)) violations.push(`a webhook body (${name}) its documented payload refuses: ${ajv.errorsText(validate.errors)}`);

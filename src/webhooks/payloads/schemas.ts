@@ -126,6 +126,27 @@ export const RefundEventPayload = Type.Object(
   { $id: 'RefundEvent', description: 'refund_in of a devolução (compatible family, version-2 envelope)' },
 );
 
+export const TransferEventPayload = Type.Object(
+  {
+    type: Type.Literal('TRANSFER'),
+    data: Type.Object({
+      id: Type.Number(),
+      txId: Type.Null(),
+      pixKey: NullableString,
+      status: Type.Union([Type.Literal('LIQUIDATED'), Type.Literal('ERROR')]),
+      payment: Payment,
+      endToEndId: NullableString,
+      creditDebitType: Type.Literal('DEBIT'),
+      idempotencyKey: NullableString,
+      creditorAccount: Type.Object({ name: NullableString, document: NullableString, ispb: NullableString }),
+      remittanceInformation: NullableString,
+      errorCode: Type.Optional(NullableString),
+      errorMessage: Type.Optional(NullableString),
+    }),
+  },
+  { $id: 'TransferEvent', description: 'cash_out of a POST /dict/pix transfer (compatible family, version-2 envelope)' },
+);
+
 export const MedEventPayload = Type.Object(
   {
     event: Type.Union([Type.Literal('MedCreated'), Type.Literal('MedAccepted'), Type.Literal('MedRejected')]),
