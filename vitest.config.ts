@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/postgres/**'],
+          exclude: ['test/postgres/**', 'test/browser/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           setupFiles: ['test/setup/response-contract.ts'],
@@ -22,12 +22,22 @@ export default defineConfig({
           isolate: false,
         },
       },
+      {
+        // The portal in a real browser (Debian's chromium; skipped with a message when it is missing).
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
       ...(withPg
         ? [
             {
               test: {
                 name: 'postgres',
-                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts', 'test/sdk/sdk.test.ts'],
+                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts', 'test/portal/**/*.test.ts', 'test/sdk/sdk.test.ts'],
                 env: { TEST_DB: 'postgres' },
                 setupFiles: ['test/setup/response-contract.ts'],
                 testTimeout: 60_000,

@@ -24,6 +24,7 @@ import { swaggerOptions } from './http/openapi/document.ts';
 import { errorSchemas } from './http/openapi/error-schemas.ts';
 import { checkResponsesAgainstDocument } from './http/openapi/response-check.ts';
 import { documentRoute, operationIdOfModule, type FamilyDocs } from './http/openapi/route-docs.ts';
+import { portalPlugin } from './portal/portal.plugin.tsx';
 
 const ONE_MIB = 1024 * 1024;
 
@@ -106,6 +107,9 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   if (c.config.mode === 'sandbox') {
     await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
   }
+
+  // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).
+  await app.register(async (scope) => portalPlugin(scope as unknown as FastifyInstance, c), { prefix: '/portal' });
 
   app.setNotFoundHandler((request, reply) => {
     const problem = toProblem(new DomainError('NOT_FOUND', undefined, `Route ${request.method} ${request.url.split('?')[0]} not found`));

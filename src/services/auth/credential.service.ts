@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
-import { ValidationError } from '../../domain/errors/domain-error.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
+import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
 import { hashSecret } from './secret-hash.ts';
 
 /** OAuth client credentials of an account. The secret is stored only as a scrypt hash. */
 export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; accounts: AccountService }) {
-  async function create(accountId: number, input: { clientSecret?: string; scopes?: string[] }) {
+  async function create(accountId: number, input: { clientSecret?: string; scopes?: string[] }, audit?: ChangeAudit) {
     await deps.accounts.get(accountId);
     const scopes = input.scopes ?? [...ALL_SCOPES];
     const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
@@ -18,20 +19,45 @@ export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; ac
     // 36 base64url characters: 216 bits, within the 8-64 characters a secret may have.
     const clientSecret = input.clientSecret ?? randomBytes(27).toString('base64url');
     const clientId = newUuidV4();
-    await deps.db
-      .insertInto('credentials')
-      .values({
-        client_id: clientId,
-        account_id: accountId,
-        secret_hash: await hashSecret(clientSecret),
-        scopes: [...new Set(scopes)].join(' '),
-        created_at: deps.clock.now(),
-      })
-      .execute();
+    const secretHash = await hashSecret(clientSecret);
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('credentials')
+        .values({ client_id: clientId, account_id: accountId, secret_hash: secretHash, scopes: [...new Set(scopes)].join(' '), created_at: deps.clock.now() })
+        .execute();
+      await audit?.(trx, { accountId, target: `credential:${clientId}`, after: { scopes: [...new Set(scopes)] } });
+    });
     return { clientId, clientSecret, scopes: [...new Set(scopes)] as Scope[] };
   }
 
-  return { create };
+  /** The account's credentials, newest first (never the secret: only its hash is kept). */
+  async function list(accountId: number) {
+    return deps.db
+      .selectFrom('credentials')
+      .select(['client_id', 'scopes', 'created_at', 'revoked_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .limit(200)
+      .execute();
+  }
+
+  /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
+  async function revoke(accountId: number, clientId: string, audit?: ChangeAudit) {
+    await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('credentials')
+      .set({ revoked_at: deps.clock.now() })
+      .where('client_id', '=', clientId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .returning('client_id')
+      .executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', undefined, `No active credential ${clientId}`);
+    await audit?.(trx, { accountId, target: `credential:${clientId}` });
+    });
+  }
+
+  return { create, list, revoke };
 }
 
 export type CredentialService = ReturnType<typeof createCredentialService>;
