@@ -109,7 +109,16 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   }
 
   // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).
-  await app.register(async (scope) => portalPlugin(scope as unknown as FastifyInstance, c), { prefix: '/portal' });
+  await app.register(
+    async (scope) => {
+      // HTML pages for people, not API operations: kept out of the OpenAPI document and its checks.
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
+      });
+      return portalPlugin(scope as unknown as FastifyInstance, c);
+    },
+    { prefix: '/portal' },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const problem = toProblem(new DomainError('NOT_FOUND', undefined, `Route ${request.method} ${request.url.split('?')[0]} not found`));
