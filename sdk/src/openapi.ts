@@ -2118,6 +2118,15 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Body larger than 1 MiB */
             413: {
                 headers: {
@@ -2658,6 +2667,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,9 @@ const BUSINESS_ERRORS: Record<string, number[]> = {
   putCob: [409],
   putDevolucao: [409, 422],
   registerCertificate: [409],
+  // An email already in use (operators and members share the sign-in namespace).
+  createOperator: [409],
+  inviteMember: [409],
   // Sandbox: an admin call's accountId (or the MED's PIX) may not exist; states may forbid the move.
   createDeposit: [404],
   openMed: [404],
