@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import scalarReference from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from './container.ts';
@@ -20,6 +20,10 @@ import { oauthRoutes } from './http/routes/oauth/index.ts';
 import { sandboxRoutes } from './http/routes/sandbox/index.ts';
 import { systemRoutes } from './http/routes/system/index.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { swaggerOptions } from './http/openapi/document.ts';
+import { errorSchemas } from './http/openapi/error-schemas.ts';
+import { checkResponsesAgainstDocument } from './http/openapi/response-check.ts';
+import { documentRoute, operationIdOfModule, type FamilyDocs } from './http/openapi/route-docs.ts';
 import { portalPlugin } from './portal/portal.plugin.tsx';
 import { proxyTrust } from './http/client-certificate.ts';
 import { requestIdOf } from './http/request-id.ts';
@@ -28,7 +32,7 @@ import { httpsServerOptions } from './http/tls.ts';
 const ONE_MIB = 1024 * 1024;
 
 /** Builds the HTTP app without listening: `main.ts` listens, tests inject. */
-export async function buildApp(c: Container): Promise<App> {
+export async function buildApp(c: Container, options: { /** Tests: record every answer its route does not declare. */ checkResponses?: boolean } = {}): Promise<App> {
   const app = Fastify({
     loggerInstance: c.logger as FastifyBaseLogger,
     bodyLimit: ONE_MIB,
@@ -78,42 +82,59 @@ export async function buildApp(c: Container): Promise<App> {
     const scope = requiredScopeOf(route.onRequest);
     if (scope && route.schema) route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'pix-account-service',
-        version: '0.1.0',
-        description: 'A payment-account service for PIX: charges, payouts, refunds, MED and webhooks.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
-          metrics: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
-        },
-      },
-    },
+  for (const schema of errorSchemas) app.addSchema(schema);
+  await app.register(swagger, swaggerOptions(c.config));
+  if (options.checkResponses) checkResponsesAgainstDocument(app as unknown as FastifyInstance);
+  // Scalar renders OpenAPI 3.1 webhooks and opens on the document's getting-started description; its
+  // script is served from node_modules (/docs/js/scalar.js), never from a CDN.
+  await app.register(scalarReference, {
+    routePrefix: '/docs',
+    configuration: {
+      pageTitle: 'pix-account-service API',
+      // Nothing that needs the internet: no hosted tools, no AI agent, no telemetry, system fonts.
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      hideClientButton: true,
+      telemetry: false,
+      withDefaultFonts: false,
+    } as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void) =>
+  const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void, docs: Partial<FamilyDocs> = {}) =>
     app.register(async (scope) => {
       const s = scope as unknown as App;
       s.setErrorHandler(errorHandler(format, () => c.clock.now()));
+      // The module being registered names its operation (createCashInRoute -> createCashIn).
+      let current: RouteModule | undefined;
+      s.addHook('onRoute', documentRoute({ format, security: [], authStatuses: [401, 403], ...docs }, () => current && operationIdOfModule(current.name)));
       setup?.(s);
-      for (const route of routes) route(s, c);
+      for (const route of routes) {
+        current = route;
+        route(s, c);
+      }
+      current = undefined;
     });
 
   await family('short', systemRoutes);
   await family('full', apiRoutes);
   await family('short', bacenRoutes);
-  await family('oauth', oauthRoutes);
-  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)));
-  if (c.config.mode === 'sandbox') await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)));
+  await family('oauth', oauthRoutes, undefined, { security: [{ clientBasic: [] }, {}], authStatuses: [401] });
+  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401] });
+  if (c.config.mode === 'sandbox') {
+    await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
+  }
 
   // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).
-  await app.register(async (scope) => portalPlugin(scope as unknown as FastifyInstance, c), { prefix: '/portal' });
+  await app.register(
+    async (scope) => {
+      // HTML pages for people, not API operations: kept out of the OpenAPI document and its checks.
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
+      });
+      return portalPlugin(scope as unknown as FastifyInstance, c);
+    },
+    { prefix: '/portal' },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const problem = toProblem(new DomainError('NOT_FOUND', undefined, `Route ${request.method} ${request.url.split('?')[0]} not found`));

@@ -8,6 +8,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly publicHost: string;
+  /** The service's public base URL (`PUBLIC_URL`): token `iss`, OAuth discovery, OpenAPI `servers`. */
+  readonly publicUrl: string;
   readonly databaseUrl: string | undefined;
   /** A folder, or `memory://` to keep nothing. */
   readonly dataDir: string;
@@ -70,6 +72,25 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be "true" or "false", got "${raw}"`);
 }
 
+/**
+ * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
+ * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
+ */
+function publicUrlOf(raw: string | undefined, publicHost: string): string {
+  if (raw === undefined || raw === '') return `http://${publicHost}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http:// or https:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('PUBLIC_URL', 'must use http:// or https://');
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('PUBLIC_URL', 'must not carry credentials, a query or a fragment');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -105,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     const weakness = mode === 'production' ? tokenWeakness(metricsToken) : metricsToken.length < 16 ? 'must be at least 16 characters long' : undefined;
     if (weakness) throw new ConfigError('METRICS_TOKEN', weakness);
   }
+  const publicUrl = publicUrlOf(env.PUBLIC_URL, publicHost);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
@@ -114,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     publicHost,
+    publicUrl,
     databaseUrl,
     dataDir: env.DATA_DIR || './data',
     mode,

@@ -100,7 +100,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const credentials = createCredentialService({ db, clock, accounts });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
-  const tokens = createTokenService({ clock, keys: signingKeys });
+  const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
   /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
   const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures });

@@ -59,7 +59,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     ...options.env,
   });
   const c = await createContainer(config, { clock, database, logger, ...(options.resolver ? { resolver: options.resolver } : {}) });
-  const app = await buildApp(c);
+  const app = await buildApp(c, { checkResponses: true });
   await app.ready();
   let seq = 0;
   const certificateOfToken = new Map<string, string>();

@@ -22,6 +22,7 @@ export async function startReceiver() {
   const responders = new Map<string, Responder>();
   const counts = new Map<string, number>();
   const hanging = new Set<import('node:http').ServerResponse>();
+  const observers: Array<(req: ReceivedRequest) => void> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -29,6 +30,7 @@ export async function startReceiver() {
       const path = req.url ?? '/';
       const received: ReceivedRequest = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
       requests.push(received);
+      for (const observe of observers) observe(received);
       const nth = (counts.get(path) ?? 0) + 1;
       counts.set(path, nth);
       const responder: Responder = responders.get(path) ?? (() => ({ status: 200, body: 'ok' }));
@@ -48,6 +50,10 @@ export async function startReceiver() {
     port,
     requests,
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    /** Calls `observe` with every request as it arrives. */
+    onEvery(observe: (req: ReceivedRequest) => void) {
+      observers.push(observe);
+    },
     on(path: string, responder: Responder) {
       responders.set(path, responder);
     },

@@ -1,7 +1,9 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { hasBearerSecret } from '../../plugins/admin-auth.ts';
+import { ShortError } from '../../schemas/common.ts';
 
 /**
  * Prometheus metrics. With `METRICS_TOKEN` set, only `Authorization: Bearer <METRICS_TOKEN>` reads
@@ -14,7 +16,15 @@ export const metricsRoute: RouteModule = (app, c) => {
   app.get(
     '/metrics',
     {
-      schema: { tags: ['system'], summary: 'Prometheus metrics', hide: false, ...(token ? { security: [{ metrics: [] }] } : {}) },
+      schema: {
+        tags: ['system'],
+        summary: 'Prometheus metrics',
+        ...(token ? { security: [{ metrics: [] }] } : {}),
+        response: {
+          200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: Type.String() } } },
+          ...(token ? { 401: ShortError } : {}),
+        },
+      },
       ...(token
         ? {
             onRequest: async (request: FastifyRequest) => {
