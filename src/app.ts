@@ -119,7 +119,7 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   await family('full', apiRoutes);
   await family('short', bacenRoutes);
   await family('oauth', oauthRoutes, undefined, { security: [{ clientBasic: [] }, {}], authStatuses: [401] });
-  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401] });
+  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401, 429] });
   if (c.config.mode === 'sandbox') {
     await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
   }

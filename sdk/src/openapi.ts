@@ -1540,6 +1540,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -1632,6 +1643,17 @@ export interface operations {
             /** @description Not found (also a resource of another account) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1751,6 +1773,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -1844,6 +1877,17 @@ export interface operations {
             /** @description Unsupported content type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,6 +2020,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -2082,6 +2137,17 @@ export interface operations {
             /** @description Unsupported content type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2195,6 +2261,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -2293,6 +2370,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -2359,6 +2447,17 @@ export interface operations {
             /** @description Not found (also a resource of another account) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +2548,17 @@ export interface operations {
             /** @description Not found (also a resource of another account) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,6 +2698,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -2649,6 +2770,17 @@ export interface operations {
             /** @description Not found (also a resource of another account) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,6 +2886,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -2850,6 +2993,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
@@ -2912,6 +3066,17 @@ export interface operations {
             /** @description Not found (also a resource of another account) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,6 +3196,17 @@ export interface operations {
             /** @description Unsupported content type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3174,7 +3350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ShortError"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -5218,6 +5394,17 @@ export interface operations {
             /** @description Unsupported content type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,9 +5,10 @@
  * this table cannot fall behind the code unnoticed where the tests reach.
  */
 const BUSINESS_ERRORS: Record<string, number[]> = {
-  // Token endpoints: certificate and credential refusals, and the credential store failing.
-  createToken: [401, 403, 502],
-  oauthToken: [502],
+  // Token endpoints: certificate and credential refusals, the credential store failing, and too many
+  // wrong secrets (per client id and per address, 429 with Retry-After).
+  createToken: [401, 403, 429, 502],
+  oauthToken: [429, 502],
   // Rate limited per account (429 with Retry-After and RateLimit headers).
   listMed: [429],
   resendWebhook: [429],

@@ -1,3 +1,13 @@
+import { formatChecks } from '../format-checks.ts';
+
+const STANDARD = new Set(['date', 'date-time', 'uri', 'uuid', 'email', 'ipv4']);
+
+/** The custom formats of the validator, documented from the same table that checks them. */
+const customFormats = Object.entries(formatChecks)
+  .filter(([name]) => !STANDARD.has(name))
+  .map(([name, check]) => `  - \`${name}\`: ${check.message}`)
+  .join('\n');
+
 /**
  * The first thing /docs shows (the document's `info.description`, Markdown): from the demo
  * certificate to a received webhook, then the reference below it.
@@ -75,7 +85,9 @@ receives a signed \`CashIn\` event. \`GET /api/pix/transaction/{id}\` shows the 
 - Each family has one error envelope: \`ApiError\` on \`/api\`, \`ShortError\` on the compatible family,
   admin and sandbox, \`OAuthError\` on \`/oauth/token\`. \`429\` and \`503\` carry \`Retry-After\`.
 - Retry safe requests, and payouts with the same \`externalId\`: money never moves twice.
-- Custom formats: \`money\` (above). Everything else uses standard formats (\`date-time\`, \`uuid\`, \`uri\`).
+- Custom formats: \`money\` (above), and the domain's checks, each refused with its text:
+${customFormats}
+  Everything else uses standard formats (\`date-time\`, \`date\`, \`uuid\`, \`uri\`).
 - Versioning: see CHANGELOG.md and docs/api-versioning.md in the repository.
 
 A typed TypeScript client lives in \`sdk/\`; its README starts where this page ends.

@@ -72,7 +72,7 @@ export function documentRoute(family: FamilyDocs, operationName: () => string | 
       const declared = response[status] as { $id?: string } | undefined;
       if (declared !== undefined && !isErrorSchema(declared)) continue;
       response[status] = {
-        // A route may answer one status in another family's envelope (GET /api/med's 400 is short).
+        // A route may name another family's envelope for one status; that reference is kept.
         $ref: `${declared?.$id ?? envelope}#`,
         description: DESCRIPTIONS[status] ?? 'Error',
         ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { DomainError, ValidationError } from '../../../domain/errors/domain-error.ts';
 import { Med } from '../../../services/med/med-view.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
-import { ShortError } from '../../schemas/common.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 
@@ -42,7 +41,7 @@ export const listMedRoute: RouteModule = (app, c) =>
         summary: 'List MEDs (Special Refund Mechanism)',
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: MedPage, 400: ShortError },
+        response: { 200: MedPage },
       },
     },
     async (request) => {
