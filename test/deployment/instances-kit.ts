@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 
-export const ADMIN = 'deploy-admin-token-0123456789';
+// Strong enough for production mode (issue 10: at least 32 characters and about 128 bits).
+export const ADMIN = 'deploy-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1';
 
 /** A database of its own on the test server (several processes share it), dropped by `drop`. */
 export async function createOwnDatabase(serverUrl: string) {

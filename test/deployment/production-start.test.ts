@@ -45,7 +45,7 @@ describe('production start (npm run build, npm run start:prod)', () => {
         PATH: process.env.PATH,
         NODE_ENV: 'production',
         MODE: 'production',
-        ADMIN_TOKEN: 'prod-admin-token-0123456789',
+        ADMIN_TOKEN: 'prod-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1x',
         DATA_DIR: 'memory://',
         PORT: '0',
       },

@@ -152,7 +152,7 @@ describe('two instances on one PostgreSQL', () => {
     expect(paid.map((r) => r.status)).toEqual(Array(8).fill(200));
     const refunds = await Promise.all(
       charges.map((charge, i) =>
-        call(on(i), 'POST', `/api/pix/refund-in/${charge.body.transactionId}`, { refundValue: 5, externalId: `dev-${i}` }, bearer(shop)),
+        call(on(i), 'POST', `/api/pix/refund-in/${charge.body.transactionId}`, { refundValue: 5, externalId: `dev${i}` }, bearer(shop)),
       ),
     );
     expect(refunds.map((r) => r.status)).toEqual(Array(8).fill(201));
