@@ -12,6 +12,8 @@ import { createCertificateService } from './services/auth/certificate.service.ts
 import { createCredentialService } from './services/auth/credential.service.ts';
 import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
+import { createSecretHasher } from './services/auth/secret-hash.ts';
+import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
@@ -74,11 +76,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1 });
   const accounts = createAccountService({ db, clock });
   const certificates = createCertificateService({ db, clock, accounts });
-  const credentials = createCredentialService({ db, clock, accounts });
+  const secrets = createSecretHasher(
+    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
+  );
+  const credentials = createCredentialService({ db, clock, accounts, secrets });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys });
-  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger });
+  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, secrets });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
@@ -137,6 +142,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     certificates,
     credentials,
     signingKeys,
+    /** Client-secret hashing: keyed (HMAC) for generated secrets, scrypt for chosen ones. */
+    secrets,
     tokens,
     tokenGrants,
     deposits,

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors/domain-error.ts';
 import { isUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
 import { ALL_SCOPES } from './scopes.ts';
-import { DUMMY_HASH_PROMISE, isRecognizedHash, verifySecret } from './secret-hash.ts';
+import type { SecretHasher } from './secret-hash.ts';
 import type { TokenService } from './token.service.ts';
 import { parseCertificate, type CertificateInfo } from './x509.ts';
 
@@ -28,7 +28,7 @@ const ENCODING_HINT =
  * certificate checks, then credentials, then the token. Routes check the certificate header first
  * (`readCertificate`), then their own body, then call `grant`, which is decisions 4.15's order.
  */
-export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; tokens: TokenService; logger: Logger }) {
+export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; tokens: TokenService; logger: Logger; secrets: SecretHasher }) {
   const { db, clock } = deps;
 
   /** The certificate from `X-SSL-Client-Cert`: present, percent-decoded, a real X.509 certificate. */
@@ -120,14 +120,14 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
             .executeTakeFirst(),
         )
       : undefined;
-    if (credential && !isRecognizedHash(credential.secret_hash)) {
+    if (credential && !deps.secrets.isRecognizedHash(credential.secret_hash)) {
       deps.logger.error({ clientId: credentials.clientId }, 'stored client secret hash is in an unknown format');
       throw new DomainError('PUB_AUTH_UPSTREAM_ERROR', {
         hint: 'The credential store answered something this service does not recognise. Retry later; if it persists, contact support quoting the errorId.',
       });
     }
     // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
-    const matches = await verifySecret(credentials.clientSecret, credential?.secret_hash ?? (await DUMMY_HASH_PROMISE));
+    const matches = await deps.secrets.verifySecret(credentials.clientSecret, credential?.secret_hash ?? deps.secrets.dummyHash);
     if (!credential || !matches) {
       throw new DomainError('PUB_INVALID_CREDENTIALS', {
         hint: 'Check clientId and clientSecret. The secret is shown only when the credentials are created; create new credentials if it was lost.',
