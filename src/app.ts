@@ -53,6 +53,8 @@ export async function buildApp(c: Container): Promise<App> {
     const route = request.routeOptions.url ?? 'unmatched';
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     c.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const status = reply.statusCode;
+    if (status === 401 || status === 403 || status === 429) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
     request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
