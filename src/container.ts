@@ -4,6 +4,7 @@ import { AdjustableClock, systemClock, type Clock } from './domain/clock.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createScheduler } from './jobs/scheduler.ts';
+import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
 import { createLedger } from './ledger/ledger.ts';
 import { createMetrics } from './metrics.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
@@ -73,7 +74,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const metrics = createMetrics();
   const ledger = createLedger({ clock });
   const outbox = createOutbox({ clock });
-  const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1 });
+  const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
   const accounts = createAccountService({ db, clock });
   const certificates = createCertificateService({ db, clock, accounts });
   const secrets = createSecretHasher(
@@ -116,6 +117,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // whose clock was advanced.
   const webhookRelay = createRelay({
     db, clock, signingClock: systemClock, transport: webhookTransport, logger, metrics: createWebhookMetrics(metrics.registry),
+    safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
@@ -123,6 +125,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
     { start() {}, stop: () => webhookTransport.close() },
     webhookRelay,
+    // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
+    dueWakeups(database, { scheduler, relay: webhookRelay }),
   ];
 
   return {

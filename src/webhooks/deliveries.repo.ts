@@ -58,6 +58,12 @@ export const deliveriesRepo = {
    * to the lease end, so no relay sees it as due while this one holds it. A relay that dies before
    * writing the result leaves the row due again once the lease ends: delivered at least once.
    */
+  /** When the earliest pending delivery (or the lease of a claimed one) falls due, if any. */
+  async nextDue(db: Db): Promise<Date | undefined> {
+    const row = (await sql<{ next: Date | null }>`SELECT min(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending'`.execute(db)).rows[0];
+    return row?.next ?? undefined;
+  },
+
   async claim(db: Db, input: { now: Date; leaseUntil: Date; token: string; limit: number }): Promise<ClaimedDelivery[]> {
     const result = await sql<{
       id: number;

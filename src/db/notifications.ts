@@ -1,0 +1,99 @@
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { DbTimeouts } from './pg-pool.ts';
+
+/**
+ * Receives NOTIFY messages on the channels `<name>@<current schema>` (see migration 680). `onNotify`
+ * gets the plain name and the payload; `onGap` runs when notifications may have been missed (the
+ * listening connection was lost and came back), so subscribers look for themselves.
+ */
+export type Listen = (
+  names: string[],
+  onNotify: (name: string, payload: string | undefined) => void,
+  onGap: () => void,
+) => Promise<() => Promise<void>>;
+
+const qualified = (name: string, schema: string) => `${name}@${schema}`;
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/** PGlite: its own listener (notifications arrive after the notifying transaction commits). */
+export function pgliteListen(pglite: PGlite): Listen {
+  return async (names, onNotify) => {
+    const schema = (await pglite.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+    const stops = await Promise.all(names.map((name) => pglite.listen(qualified(name, schema), (payload) => onNotify(name, payload))));
+    return async () => {
+      for (const stop of stops) await stop().catch(() => {});
+    };
+  };
+}
+
+/**
+ * PostgreSQL: one dedicated connection per instance that only LISTENs (a pooled connection cannot:
+ * it is handed to others). It is bounded like the pool's (connect timeout, keepalive); when it is
+ * lost it reconnects with a growing delay (at most 10 s) and reports a gap.
+ */
+export function postgresListen(config: { connection: pg.ClientConfig; timeouts: DbTimeouts; logger?: Logger | undefined }): Listen {
+  return async (names, onNotify, onGap) => {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let failures = 0;
+
+    async function connect(): Promise<void> {
+      const c = new pg.Client({
+        ...config.connection,
+        connectionTimeoutMillis: config.timeouts.connectMs,
+        query_timeout: config.timeouts.queryMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: config.timeouts.keepAliveInitialDelayMs,
+      });
+      c.on('error', () => {}); // reported by 'end' below
+      c.on('end', () => {
+        if (client === c) lost();
+      });
+      await c.connect();
+      const schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+      const byChannel = new Map(names.map((name) => [qualified(name, schema), name]));
+      c.on('notification', (message) => {
+        const name = byChannel.get(message.channel);
+        if (name) onNotify(name, message.payload);
+      });
+      for (const channel of byChannel.keys()) await c.query(`LISTEN ${quote(channel)}`);
+      if (stopped) {
+        await c.end().catch(() => {});
+        return;
+      }
+      client = c;
+      failures = 0;
+    }
+
+    function lost() {
+      client = undefined;
+      if (stopped) return;
+      failures += 1;
+      const delay = Math.min(10_000, 250 * 2 ** failures);
+      if (failures === 1) config.logger?.warn('database: the notification listener lost its connection; reconnecting');
+      retry = setTimeout(() => {
+        connect()
+          .then(() => onGap())
+          .catch(() => lost());
+      }, delay);
+    }
+
+    try {
+      await connect();
+    } catch (error) {
+      // Start without it: the safety poll still finds everything, just later.
+      config.logger?.warn({ err: error }, 'database: the notification listener could not connect; relying on polling until it does');
+      lost();
+    }
+    return async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    };
+  };
+}
