@@ -126,7 +126,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     { start() {}, stop: () => webhookTransport.close() },
     webhookRelay,
     // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
-    dueWakeups(database, { scheduler, relay: webhookRelay }),
+    dueWakeups(database, { scheduler, relay: webhookRelay, logger }),
   ];
 
   return {

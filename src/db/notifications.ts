@@ -17,11 +17,12 @@ export type Listen = (
 const qualified = (name: string, schema: string) => `${name}@${schema}`;
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
-/** PGlite: its own listener (notifications arrive after the notifying transaction commits). */
+/** PGlite: its own listener (notifications arrive after the notifying transaction commits). It runs
+ * `LISTEN <name>` as given: the name is quoted (it holds an '@'). */
 export function pgliteListen(pglite: PGlite): Listen {
   return async (names, onNotify) => {
     const schema = (await pglite.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
-    const stops = await Promise.all(names.map((name) => pglite.listen(qualified(name, schema), (payload) => onNotify(name, payload))));
+    const stops = await Promise.all(names.map((name) => pglite.listen(quote(qualified(name, schema)), (payload) => onNotify(name, payload))));
     return async () => {
       for (const stop of stops) await stop().catch(() => {});
     };

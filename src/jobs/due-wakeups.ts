@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { Relay } from '../webhooks/relay.ts';
@@ -10,7 +11,7 @@ export const IDLE_SAFETY_POLL_MS = 5_000;
  * scheduler and the webhook relay, so an idle instance sends a few statements per safety poll
  * instead of polling several times a second, and a job enqueued by any instance runs when due.
  */
-export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt'>; relay: Pick<Relay, 'wakeUp'> }) {
+export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt'>; relay: Pick<Relay, 'wakeUp'>; logger: Logger }) {
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   return {
     start() {
@@ -28,7 +29,11 @@ export function dueWakeups(database: Pick<Database, 'listen'>, targets: { schedu
             targets.relay.wakeUp();
           },
         )
-        .catch(() => undefined);
+        .catch((error) => {
+          // Not fatal: the safety poll still finds everything, only later.
+          targets.logger.error({ err: error }, 'listening for due jobs and deliveries failed; relying on the safety poll');
+          return undefined;
+        });
     },
     async stop() {
       const stop = await unlisten;
