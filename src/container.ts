@@ -8,10 +8,10 @@ import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
 import { createLedger } from './ledger/ledger.ts';
 import { createMetrics } from './metrics.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
-import type { AccountTokenAuthenticator } from './services/auth/access-identity.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
 import { createCredentialService } from './services/auth/credential.service.ts';
 import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
+import { watchAccessChanges } from './services/auth/access-watch.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createSecretHasher } from './services/auth/secret-hash.ts';
 import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
@@ -76,7 +76,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
   const accounts = createAccountService({ db, clock });
-  const certificates = createCertificateService({ db, clock, accounts });
+  const certificates = createCertificateService({
+    db, clock, accounts,
+    // accountTokens is built below; a revocation only runs once the app serves requests.
+    accessChanges: { nextChange: (withinMs) => accountTokens.nextChange(withinMs) },
+  });
   const secrets = createSecretHasher(
     await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
   );
@@ -84,6 +88,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys });
+  /** Verifies account access tokens; remembers still-active answers while told of every change. */
+  const accountTokens = createBearerAuthenticator({ db, tokens, clock });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, secrets });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });
@@ -127,6 +133,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     webhookRelay,
     // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
     dueWakeups(database, { scheduler, relay: webhookRelay, logger }),
+    watchAccessChanges(database, accountTokens, logger),
   ];
 
   return {
@@ -171,7 +178,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
     onUsCharges: chargePayments as OnUsCharges,
     /** Verifies account access tokens (the authentication feature provides it). */
-    accountTokens: createBearerAuthenticator({ db, tokens, clock }) as AccountTokenAuthenticator,
+    accountTokens,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
     start() {

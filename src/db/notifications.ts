@@ -4,15 +4,16 @@ import type { Logger } from 'pino';
 import type { DbTimeouts } from './pg-pool.ts';
 
 /**
- * Receives NOTIFY messages on the channels `<name>@<current schema>` (see migration 680). `onNotify`
- * gets the plain name and the payload; `onGap` runs when notifications may have been missed (the
- * listening connection was lost and came back), so subscribers look for themselves.
+ * Receives NOTIFY messages on the channels `<name>@<current schema>` (see migration 680). `notify`
+ * gets the plain name and the payload. `listening` reports whether notifications are being received
+ * right now: while false (the listening connection was lost), some may be missed, so whoever trusts
+ * them must look for itself; it turns true again once the connection is back and listening.
  */
-export type Listen = (
-  names: string[],
-  onNotify: (name: string, payload: string | undefined) => void,
-  onGap: () => void,
-) => Promise<() => Promise<void>>;
+export interface ListenHandlers {
+  notify(name: string, payload: string | undefined): void;
+  listening?(on: boolean): void;
+}
+export type Listen = (names: string[], handlers: ListenHandlers) => Promise<() => Promise<void>>;
 
 const qualified = (name: string, schema: string) => `${name}@${schema}`;
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
@@ -20,10 +21,12 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 /** PGlite: its own listener (notifications arrive after the notifying transaction commits). It runs
  * `LISTEN <name>` as given: the name is quoted (it holds an '@'). */
 export function pgliteListen(pglite: PGlite): Listen {
-  return async (names, onNotify) => {
+  return async (names, handlers) => {
     const schema = (await pglite.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
-    const stops = await Promise.all(names.map((name) => pglite.listen(quote(qualified(name, schema)), (payload) => onNotify(name, payload))));
+    const stops = await Promise.all(names.map((name) => pglite.listen(quote(qualified(name, schema)), (payload) => handlers.notify(name, payload))));
+    handlers.listening?.(true);
     return async () => {
+      handlers.listening?.(false);
       for (const stop of stops) await stop().catch(() => {});
     };
   };
@@ -32,10 +35,10 @@ export function pgliteListen(pglite: PGlite): Listen {
 /**
  * PostgreSQL: one dedicated connection per instance that only LISTENs (a pooled connection cannot:
  * it is handed to others). It is bounded like the pool's (connect timeout, keepalive); when it is
- * lost it reconnects with a growing delay (at most 10 s) and reports a gap.
+ * lost it reconnects with a growing delay (at most 10 s), reporting `listening(false)` meanwhile.
  */
 export function postgresListen(config: { connection: pg.ClientConfig; timeouts: DbTimeouts; logger?: Logger | undefined }): Listen {
-  return async (names, onNotify, onGap) => {
+  return async (names, handlers) => {
     let stopped = false;
     let client: pg.Client | undefined;
     let retry: NodeJS.Timeout | undefined;
@@ -58,7 +61,7 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
       const byChannel = new Map(names.map((name) => [qualified(name, schema), name]));
       c.on('notification', (message) => {
         const name = byChannel.get(message.channel);
-        if (name) onNotify(name, message.payload);
+        if (name) handlers.notify(name, message.payload);
       });
       for (const channel of byChannel.keys()) await c.query(`LISTEN ${quote(channel)}`);
       if (stopped) {
@@ -67,18 +70,18 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
       }
       client = c;
       failures = 0;
+      handlers.listening?.(true);
     }
 
     function lost() {
       client = undefined;
+      handlers.listening?.(false);
       if (stopped) return;
       failures += 1;
       const delay = Math.min(10_000, 250 * 2 ** failures);
       if (failures === 1) config.logger?.warn('database: the notification listener lost its connection; reconnecting');
       retry = setTimeout(() => {
-        connect()
-          .then(() => onGap())
-          .catch(() => lost());
+        connect().catch(() => lost());
       }, delay);
     }
 
@@ -91,6 +94,7 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
     }
     return async () => {
       stopped = true;
+      handlers.listening?.(false);
       if (retry) clearTimeout(retry);
       const c = client;
       client = undefined;

@@ -16,19 +16,19 @@ export function dueWakeups(database: Pick<Database, 'listen'>, targets: { schedu
   return {
     start() {
       unlisten ??= database
-        .listen(
-          ['jobs_due', 'deliveries_due'],
-          (name, payload) => {
+        .listen(['jobs_due', 'deliveries_due'], {
+          notify(name, payload) {
             if (name === 'deliveries_due') return targets.relay.wakeUp();
             const dueMs = Number(payload);
             targets.scheduler.wakeAt(new Date(Number.isFinite(dueMs) ? dueMs : 0));
           },
-          // Notifications may have been missed while the listener was away: look now.
-          () => {
+          // Back after a gap: notifications may have been missed meanwhile, so look now.
+          listening(on) {
+            if (!on) return;
             targets.scheduler.wakeAt(new Date(0));
             targets.relay.wakeUp();
           },
-        )
+        })
         .catch((error) => {
           // Not fatal: the safety poll still finds everything, only later.
           targets.logger.error({ err: error }, 'listening for due jobs and deliveries failed; relying on the safety poll');

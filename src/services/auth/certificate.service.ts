@@ -8,7 +8,13 @@ import { makeClientCertificate, parseCertificate } from './x509.ts';
 const DAY_MS = 86_400_000;
 
 /** The registry of client certificates linked to accounts (the identity half of mTLS + OAuth). */
-export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; accounts: AccountService }) {
+export function createCertificateService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  accounts: AccountService;
+  /** The bearer guard's memory of active access: a revocation answers once this instance forgot. */
+  accessChanges?: { nextChange(withinMs: number): Promise<void> };
+}) {
   async function register(accountId: number, pem: string) {
     await deps.accounts.get(accountId);
     const info = parseCertificate(pem);
@@ -46,6 +52,9 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
 
   async function revoke(fingerprint: string) {
     const normalized = fingerprint.replaceAll(':', '').toLowerCase();
+    // Armed before the commit, whose notification (migration 690) every instance receives at once:
+    // answering after this instance saw it means the others have been told too.
+    const forgotten = deps.accessChanges?.nextChange(1_000);
     const row = await deps.db
       .updateTable('certificates')
       .set({ revoked_at: deps.clock.now() })
@@ -54,6 +63,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
       .returning('fingerprint')
       .executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', undefined, `No active certificate with fingerprint ${normalized}`);
+    await forgotten;
   }
 
   return { register, make, revoke };
