@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/postgres/**'],
+          exclude: ['test/postgres/**', 'test/browser/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -21,12 +21,22 @@ export default defineConfig({
           isolate: false,
         },
       },
+      {
+        // The portal in a real browser (Debian's chromium; skipped with a message when it is missing).
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
       ...(withPg
         ? [
             {
               test: {
                 name: 'postgres',
-                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts'],
+                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts', 'test/portal/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
                 testTimeout: 60_000,
                 hookTimeout: 60_000,

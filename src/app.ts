@@ -20,6 +20,7 @@ import { oauthRoutes } from './http/routes/oauth/index.ts';
 import { sandboxRoutes } from './http/routes/sandbox/index.ts';
 import { systemRoutes } from './http/routes/system/index.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { portalPlugin } from './portal/portal.plugin.tsx';
 
 const ONE_MIB = 1024 * 1024;
 
@@ -95,6 +96,9 @@ export async function buildApp(c: Container): Promise<App> {
   await family('oauth', oauthRoutes);
   await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken)));
   if (c.config.mode === 'sandbox') await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)));
+
+  // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).
+  await app.register(async (scope) => portalPlugin(scope as unknown as FastifyInstance, c), { prefix: '/portal' });
 
   app.setNotFoundHandler((request, reply) => {
     const problem = toProblem(new DomainError('NOT_FOUND', undefined, `Route ${request.method} ${request.url.split('?')[0]} not found`));

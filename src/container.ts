@@ -35,6 +35,9 @@ import { createWebhookResendService } from './services/webhooks/resend.service.t
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
+import { createAuditLog } from './services/audit/audit-log.ts';
+import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
+import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
 
 export interface ContainerOptions {
   /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */
@@ -84,7 +87,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const secrets = createSecretHasher(
     await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
   );
-  const credentials = createCredentialService({ db, clock, accounts, secrets });
+  const credentials = createCredentialService({
+    db, clock, accounts, secrets,
+    accessChanges: { nextChange: (withinMs) => accountTokens.nextChange(withinMs) },
+  });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys });
@@ -126,6 +132,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
     safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
+  // advancing the sandbox clock must not sign anyone out.
+  const audit = createAuditLog({ db, clock });
+  const portalPeople = createPortalPeopleService({ db, clock: systemClock, accounts, audit, rateLimiter, publicBaseUrl: publicBaseUrl(config.publicHost) });
+  const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     scheduler,
     // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
@@ -172,6 +183,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     webhooks,
     webhookRelay,
     webhookResend,
+    audit,
+    portalPeople,
+    portalSessions,
     charges,
     chargePayments,
     chargeLocations,
@@ -190,6 +204,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await database.close();
     },
   };
+}
+
+/** Loopback hosts are reached over plain HTTP (the sandbox); anything else over HTTPS. */
+function publicBaseUrl(host: string): string {
+  return /^(127\.|localhost(:|$)|\[::1\])/.test(host) ? `http://${host}` : `https://${host}`;
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { AuthTables } from './schema/auth.ts';
 import type { ChargeTables } from './schema/charges.ts';
 import type { PayoutTables } from './schema/payouts.ts';
+import type { PortalTables } from './schema/portal.ts';
 import type { RefundTables } from './schema/refunds.ts';
 import type { WebhookTables } from './schema/webhooks.ts';
 
@@ -157,7 +158,7 @@ export interface CoreTables {
   events: EventsTable;
 }
 
-export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables {}
+export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables, PortalTables {}
 
 export type Account = Selectable<AccountsTable>;
 export type Transaction = Selectable<TransactionsTable>;

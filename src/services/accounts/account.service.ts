@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { documentType } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
@@ -13,10 +13,16 @@ export interface FeeInput {
   percentBp: number;
 }
 
+/**
+ * Records a change in the audit log inside the change's own transaction (issue 14); `before` and
+ * `after` are the account rows around it.
+ */
+export type AccountAudit = (trx: Transaction<DB>, before: AccountRow | undefined, after: AccountRow) => Promise<void>;
+
 export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
   const { db, clock } = deps;
 
-  async function create(input: { name: string; document: string; type?: AccountType; isDemo?: boolean }): Promise<AccountRow> {
+  async function create(input: { name: string; document: string; type?: AccountType; isDemo?: boolean }, audit?: AccountAudit): Promise<AccountRow> {
     const kind = documentType(input.document);
     if (!kind) throw new ValidationError(['document must be a valid CPF (11 digits) or CNPJ (14 characters)']);
     const type: AccountType = input.type ?? (kind === 'CPF' ? 'INDIVIDUAL' : 'COMPANY');
@@ -37,6 +43,7 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
         updated_at: now,
       });
       await accountsRepo.addKey(trx, account.id, evp, 'EVP', now);
+      await audit?.(trx, undefined, account);
       return account;
     });
   }
@@ -47,25 +54,32 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
     return account;
   }
 
-  async function setLimits(id: number, limits: { perTransaction?: Cents; daily?: Cents; nightly?: Cents }): Promise<AccountRow> {
+  /** Updates the account and records the change (when audited) in one transaction, the row locked. */
+  async function change(id: number, values: Parameters<typeof accountsRepo.update>[2], audit?: AccountAudit): Promise<AccountRow> {
     await get(id);
-    const updated = await accountsRepo.update(db, id, {
+    return db.transaction().execute(async (trx) => {
+      const before = await accountsRepo.byIdForUpdate(trx, id);
+      const updated = (await accountsRepo.update(trx, id, values))!;
+      await audit?.(trx, before, updated);
+      return updated;
+    });
+  }
+
+  async function setLimits(id: number, limits: { perTransaction?: Cents; daily?: Cents; nightly?: Cents }, audit?: AccountAudit): Promise<AccountRow> {
+    return change(id, {
       ...(limits.perTransaction !== undefined ? { limit_per_transaction: limits.perTransaction } : {}),
       ...(limits.daily !== undefined ? { limit_daily: limits.daily } : {}),
       ...(limits.nightly !== undefined ? { limit_nightly: limits.nightly } : {}),
       updated_at: clock.now(),
-    });
-    return updated!;
+    }, audit);
   }
 
-  async function setFees(id: number, fees: { cashIn?: FeeInput; cashOut?: FeeInput }): Promise<AccountRow> {
-    await get(id);
-    const updated = await accountsRepo.update(db, id, {
+  async function setFees(id: number, fees: { cashIn?: FeeInput; cashOut?: FeeInput }, audit?: AccountAudit): Promise<AccountRow> {
+    return change(id, {
       ...(fees.cashIn ? { fee_cash_in_fixed: fees.cashIn.fixed, fee_cash_in_percent_bp: fees.cashIn.percentBp } : {}),
       ...(fees.cashOut ? { fee_cash_out_fixed: fees.cashOut.fixed, fee_cash_out_percent_bp: fees.cashOut.percentBp } : {}),
       updated_at: clock.now(),
-    });
-    return updated!;
+    }, audit);
   }
 
   async function setSplitFrequency(id: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): Promise<AccountRow> {

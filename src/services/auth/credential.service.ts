@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
-import { ValidationError } from '../../domain/errors/domain-error.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
+import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
 import { generateClientSecret, type SecretHasher } from './secret-hash.ts';
@@ -11,8 +12,15 @@ import { generateClientSecret, type SecretHasher } from './secret-hash.ts';
  * OAuth client credentials of an account. The secret is stored only as a hash: keyed (HMAC) when we
  * generated it, memory-hard (scrypt) when the caller chose it (see secret-hash.ts).
  */
-export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; accounts: AccountService; secrets: SecretHasher }) {
-  async function create(accountId: number, input: { clientSecret?: string; scopes?: string[] }) {
+export function createCredentialService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  accounts: AccountService;
+  secrets: SecretHasher;
+  /** The bearer guard's memory of active access: a revocation answers once this instance forgot. */
+  accessChanges?: { nextChange(withinMs: number): Promise<void> };
+}) {
+  async function create(accountId: number, input: { clientSecret?: string; scopes?: string[] }, audit?: ChangeAudit) {
     await deps.accounts.get(accountId);
     const scopes = input.scopes ?? [...ALL_SCOPES];
     const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
@@ -23,20 +31,47 @@ export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; ac
       ? deps.secrets.hashGeneratedSecret(clientSecret)
       : await deps.secrets.hashChosenSecret(clientSecret);
     const clientId = newUuidV4();
-    await deps.db
-      .insertInto('credentials')
-      .values({
-        client_id: clientId,
-        account_id: accountId,
-        secret_hash: secretHash,
-        scopes: [...new Set(scopes)].join(' '),
-        created_at: deps.clock.now(),
-      })
-      .execute();
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('credentials')
+        .values({ client_id: clientId, account_id: accountId, secret_hash: secretHash, scopes: [...new Set(scopes)].join(' '), created_at: deps.clock.now() })
+        .execute();
+      await audit?.(trx, { accountId, target: `credential:${clientId}`, after: { scopes: [...new Set(scopes)] } });
+    });
     return { clientId, clientSecret, scopes: [...new Set(scopes)] as Scope[] };
   }
 
-  return { create };
+  /** The account's credentials, newest first (never the secret: only its hash is kept). */
+  async function list(accountId: number) {
+    return deps.db
+      .selectFrom('credentials')
+      .select(['client_id', 'scopes', 'created_at', 'revoked_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .limit(200)
+      .execute();
+  }
+
+  /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
+  async function revoke(accountId: number, clientId: string, audit?: ChangeAudit) {
+    // As a certificate's revocation: answered once this instance was notified (migration 690).
+    const forgotten = deps.accessChanges?.nextChange(1_000);
+    await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('credentials')
+      .set({ revoked_at: deps.clock.now() })
+      .where('client_id', '=', clientId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .returning('client_id')
+      .executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', undefined, `No active credential ${clientId}`);
+    await audit?.(trx, { accountId, target: `credential:${clientId}` });
+    });
+    await forgotten;
+  }
+
+  return { create, list, revoke };
 }
 
 export type CredentialService = ReturnType<typeof createCredentialService>;

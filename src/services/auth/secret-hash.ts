@@ -52,6 +52,30 @@ export async function hashChosenSecret(secret: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/** The memory-hard hash for secrets people choose (portal passwords use it too). */
+export const hashSecret = hashChosenSecret;
+
+/** Checks a secret against a scrypt hash, in constant time; anything else never matches. */
+async function verifyScrypt(secret: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [, n, r, p, saltText, hashText] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(hashText, 'base64url');
+  const key = await scrypt(secret, Buffer.from(saltText, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** `verifyScrypt` under the name the portal's password checks use. */
+export const verifySecret = verifyScrypt;
+
+/** A scrypt hash of a random secret: checking an unknown person costs what a real check costs. */
+export const DUMMY_HASH_PROMISE = hashSecret(randomBytes(18).toString('base64url'));
+
 function mac(secret: string, key: SecretHashKey): Buffer {
   return createHmac('sha256', key.key).update(secret, 'utf8').digest();
 }
@@ -88,17 +112,7 @@ export function createSecretHasher(keys: { current: SecretHashKey; others?: read
       const actual = mac(secret, key);
       return actual.length === expected.length && timingSafeEqual(actual, expected);
     }
-    const parts = stored.split('$');
-    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-    const [, n, r, p, saltText, hashText] = parts as [string, string, string, string, string, string];
-    const expected = Buffer.from(hashText, 'base64url');
-    const key = await scrypt(secret, Buffer.from(saltText, 'base64url'), expected.length, {
-      N: Number(n),
-      r: Number(r),
-      p: Number(p),
-      maxmem: PARAMS.maxmem,
-    });
-    return key.length === expected.length && timingSafeEqual(key, expected);
+    return verifyScrypt(secret, stored);
   }
 
   /**

@@ -50,3 +50,50 @@ export async function makeClientCertificate(input: { commonName: string; notBefo
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
   return { certificatePem: cert.toString('pem'), privateKeyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
 }
+
+/** A new P-256 CA key and its self-signed CA certificate (the service's client-certificate CA). */
+export async function makeClientCa(input: { notBefore: Date; notAfter: Date }) {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
+    name: 'CN=pix-account-service client CA, O=pix-account-service',
+    notBefore: input.notBefore,
+    notAfter: input.notAfter,
+    signingAlgorithm: EC,
+    keys,
+    extensions: [new x509.BasicConstraintsExtension(true, 0, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true)],
+  });
+  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
+  return { certificatePem: cert.toString('pem'), privateKeyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') };
+}
+
+/**
+ * Signs a PKCS#10 request with the CA: a client certificate for the request's key and subject.
+ * Undefined when the text is not a CSR or its signature (proof of the key) does not verify.
+ */
+export async function signCertificateRequest(input: { csrPem: string; caCertificatePem: string; caPrivateKeyPem: string; notBefore: Date; notAfter: Date }) {
+  let csr: x509.Pkcs10CertificateRequest;
+  try {
+    csr = new x509.Pkcs10CertificateRequest(input.csrPem.trim());
+    if (!(await csr.verify())) return undefined;
+  } catch {
+    return undefined;
+  }
+  const ca = new x509.X509Certificate(input.caCertificatePem);
+  const caKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(input.caPrivateKeyPem), EC, false, ['sign']);
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
+    subject: csr.subject,
+    issuer: ca.subject,
+    notBefore: input.notBefore,
+    notAfter: input.notAfter,
+    signingAlgorithm: EC,
+    publicKey: await csr.publicKey.export(),
+    signingKey: caKey,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth], false),
+    ],
+  });
+  return cert.toString('pem');
+}

@@ -72,7 +72,26 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
       destination: { kind: 'network', target: { key: dictKey, creditorDocument: details.document, holderDocument: holder.document, creditorIspb: holder.bank.ispb } },
     });
   }
-  return { create };
+  /**
+   * Who a key's payment would reach (the portal's confirmation step): the holder's name and
+   * document as the directory gives them, and the bank; nothing is held or sent.
+   */
+  async function preview(accountId: number, key: string, keyType: PublicKeyType) {
+    const keyCheck = validatePublicKey(key, keyType);
+    if (!keyCheck.ok) throw new ValidationError([`key is invalid for keyType ${keyType}: ${keyCheck.reason}`]);
+    const dictKey = toDictKey(key, keyType)!;
+    const ours = await keyOwners.ownerOf(dictKey.normalized);
+    if (ours) {
+      if (ours.accountId === accountId) throw new DomainError('PIX_INVALID_PIX_KEY', { key }, 'The key belongs to the paying account itself.');
+      const holder = await deps.db.selectFrom('accounts').select(['name', 'document']).where('id', '=', ours.accountId).executeTakeFirstOrThrow();
+      return { name: holder.name, document: holder.document, bank: { ispb: deps.institution.ispb, name: deps.institution.name } };
+    }
+    const found = await deps.network.lookupKey(dictKey);
+    if (!found.found) throw new DomainError('PIX_INVALID_PIX_KEY', { key }, 'The key was not found in the PIX key directory.');
+    return { name: found.holder.name, document: found.holder.document, bank: { ispb: found.holder.bank.ispb, name: found.holder.bank.name } };
+  }
+
+  return { create, preview };
 }
 
 export type CashOutService = ReturnType<typeof createCashOutService>;

@@ -37,7 +37,23 @@ export function createRateLimiter(deps: { db: Kysely<DB>; clock: Clock }) {
     const resetSeconds = Math.max(1, Math.ceil((start.getTime() + windowMs - now) / 1000));
     return { allowed: row.hits <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - row.hits), resetSeconds };
   }
-  return { hit };
+  /** The current window's count without counting this call (for limits on failures only). */
+  async function peek(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    const now = deps.clock.now().getTime();
+    const windowMs = rule.windowSeconds * 1000;
+    const start = new Date(Math.floor(now / windowMs) * windowMs);
+    const row = await deps.db
+      .selectFrom('rate_limit_windows')
+      .select('hits')
+      .where('bucket', '=', bucket)
+      .where('window_start', '=', start)
+      .executeTakeFirst();
+    const hits = row?.hits ?? 0;
+    const resetSeconds = Math.max(1, Math.ceil((start.getTime() + windowMs - now) / 1000));
+    return { allowed: hits < rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - hits), resetSeconds };
+  }
+
+  return { hit, peek };
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
@@ -8,8 +9,12 @@ import { parseCertificate } from '../auth/x509.ts';
 const DEMO_FUNDING = 1_000_000 as Cents; // R$ 10,000.00
 const DEMO_DOCUMENT = '11144477735';
 
+/** The demo account's portal member (issue 14); its password is kept in the demo folder and printed. */
+export const DEMO_MEMBER_EMAIL = 'demo@example.com';
+
 export interface DemoAccount {
   accountId: number;
+  portalPassword: string;
   pixKey: string;
   clientId: string;
   clientSecret: string;
@@ -78,7 +83,15 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
     mkdirSync(path.dirname(credentialsPath), { recursive: true });
     writeFileSync(credentialsPath, JSON.stringify(saved, null, 2), { mode: 0o600 });
   }
-  return { accountId: account.id, pixKey: account.pix_key, clientId: saved.clientId, clientSecret: saved.clientSecret, certPath, keyPath };
+  // The portal password is kept beside the credentials, so every start prints the same one.
+  const portalPasswordPath = path.join(path.dirname(credentialsPath), 'portal-password');
+  let portalPassword = existsSync(portalPasswordPath) ? readFileSync(portalPasswordPath, 'utf8').trim() : '';
+  if (portalPassword.length < 12) {
+    portalPassword = randomBytes(12).toString('base64url');
+    writeFileSync(portalPasswordPath, portalPassword, { mode: 0o600 });
+  }
+  await c.portalPeople.ensureDemoMember(account.id, DEMO_MEMBER_EMAIL, portalPassword);
+  return { accountId: account.id, portalPassword, pixKey: account.pix_key, clientId: saved.clientId, clientSecret: saved.clientSecret, certPath, keyPath };
 }
 
 export function printDemo(demo: DemoAccount, config: Config) {
@@ -95,6 +108,8 @@ export function printDemo(demo: DemoAccount, config: Config) {
     `  clientSecret: ${demo.clientSecret}`,
     `  certificate:  ${demo.certPath}`,
     `  private key:  ${demo.keyPath}`,
+    '',
+    `  Portal:       ${base}/portal   sign in as ${DEMO_MEMBER_EMAIL} / ${demo.portalPassword}`,
     '',
     '  Get an access token:',
     `  curl -s -X POST ${base}/api/auth/token \\`,

@@ -36,7 +36,8 @@ function utcDate(text: string): Date | undefined {
  * at most 31 days per query; and one transaction by any public identifier (the poll route).
  */
 export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }) {
-  async function list(accountId: number, f: TransactionFilter) {
+  /** The filter's query (dates checked: UTC, inclusive, at most 31 days), and the page asked for. */
+  function filtered(accountId: number, f: TransactionFilter) {
     const page = f.page ?? 1;
     const size = f.size ?? 20;
     const today = utcDate(deps.clock.now().toISOString())!;
@@ -62,6 +63,11 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }
       .$if(f.type !== undefined, (q) => q.where('kind', '=', f.type!))
       .$if(f.externalId !== undefined, (q) => q.where('external_id', '=', f.externalId!))
       .$if(f.endToEndId !== undefined, (q) => q.where('end_to_end_id', '=', f.endToEndId!));
+    return { base, page, size };
+  }
+
+  async function list(accountId: number, f: TransactionFilter) {
+    const { base, page, size } = filtered(accountId, f);
     const [rows, count] = await Promise.all([
       base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
       base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
@@ -74,6 +80,16 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }
     };
   }
 
+  /**
+   * The same filter without the total (the portal's pages): one row more than the page says whether
+   * a next page exists, so a busy account's window is not counted on every view.
+   */
+  async function browse(accountId: number, f: TransactionFilter) {
+    const { base, page, size } = filtered(accountId, f);
+    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size + 1).offset((page - 1) * size).execute();
+    return { rows: rows.slice(0, size), page, hasNext: rows.length > size, hasPrevious: page > 1 };
+  }
+
   /** One of the account's transactions by numeric id, transactionId or externalId; foreign ones are not found. */
   async function get(accountId: number, identifier: string): Promise<TransactionRow> {
     const tx = await transactionsRepo.findForAccount(deps.db, accountId, identifier, { externalId: true });
@@ -81,7 +97,7 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }
     return tx;
   }
 
-  return { list, get };
+  return { list, browse, get };
 }
 
 export type TransactionsService = ReturnType<typeof createTransactionsService>;

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
@@ -29,17 +30,25 @@ export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: 
   }
 
   /** Adds a URL for an event, or (same URL again) replaces its headers and bumps its version. */
-  async function register(accountId: number, input: RegistrationInput): Promise<{ webhook: WebhookRow; created: boolean }> {
+  async function register(accountId: number, input: RegistrationInput, audit?: ChangeAudit): Promise<{ webhook: WebhookRow; created: boolean }> {
     const headers = input.headers ?? [];
     const checked = checkWebhookUrl(input.url, deps.mode);
     const problems = [...(checked.ok ? [] : checked.problems), ...checkWebhookHeaders(headers)];
     if (!checked.ok || problems.length > 0) throw new ValidationError(problems);
-    return db.transaction().execute(async (trx) => {
+    const url = checked.url;
+    const result = await db.transaction().execute(async (trx) => {
+      const done = await registerIn(trx);
+      await audit?.(trx, { accountId, target: `webhook:${done.webhook.id}`, after: { eventType: input.eventType, url: done.webhook.url, headers: headers.map((h) => h.key) } });
+      return done;
+    });
+    return result;
+
+    async function registerIn(trx: Transaction<DB>) {
       const account = Number.isSafeInteger(accountId) ? await accountsRepo.byIdForUpdate(trx, accountId) : undefined;
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
       const now = clock.now();
       await registrationsRepo.ensureSecret(trx, accountId, now);
-      const existing = await registrationsRepo.findByUrl(trx, accountId, input.eventType, checked.url);
+      const existing = await registrationsRepo.findByUrl(trx, accountId, input.eventType, url);
       if (existing?.is_active) {
         return { webhook: await registrationsRepo.refresh(trx, existing.id, headers, now), created: false };
       }
@@ -48,8 +57,8 @@ export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: 
         throw new DomainError('WEBHOOK_URL_LIMIT_REACHED', { eventType: input.eventType, activeUrls: active.length });
       }
       if (existing) return { webhook: await registrationsRepo.refresh(trx, existing.id, headers, now), created: false };
-      return { webhook: await registrationsRepo.insert(trx, { accountId, eventType: input.eventType, url: checked.url, headers, at: now }), created: true };
-    });
+      return { webhook: await registrationsRepo.insert(trx, { accountId, eventType: input.eventType, url: url, headers, at: now }), created: true };
+    }
   }
 
   async function list(accountId: number): Promise<WebhookRow[]> {
@@ -57,9 +66,15 @@ export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: 
     return registrationsRepo.listForAccount(db, accountId);
   }
 
-  async function remove(webhookId: number): Promise<void> {
-    const removed = Number.isSafeInteger(webhookId) && (await registrationsRepo.softDelete(db, webhookId, clock.now()));
-    if (!removed) throw new DomainError('WEBHOOK_NOT_FOUND', undefined, `Webhook ${webhookId} not found`);
+  async function remove(webhookId: number, audit?: ChangeAudit): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const removed = Number.isSafeInteger(webhookId) && (await registrationsRepo.softDelete(trx, webhookId, clock.now()));
+      if (!removed) throw new DomainError('WEBHOOK_NOT_FOUND', undefined, `Webhook ${webhookId} not found`);
+      if (audit) {
+        const row = await trx.selectFrom('webhooks').select(['account_id', 'event_type', 'url']).where('id', '=', webhookId).executeTakeFirstOrThrow();
+        await audit(trx, { accountId: row.account_id, target: `webhook:${webhookId}`, before: { eventType: row.event_type, url: row.url } });
+      }
+    });
   }
 
   /** The account's `whsec_` signing secret, created on first need. */

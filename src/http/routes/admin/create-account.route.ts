@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { AccountCreated, accountCreatedView } from './account-view.ts';
 
@@ -18,7 +19,7 @@ export const createAccountRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      const account = await c.accounts.create(request.body);
+      const account = await c.accounts.create(request.body, auditAccountChange(c.audit, adminTokenActor(request.ip), 'account.create'));
       return reply.code(201).send(accountCreatedView(account));
     },
   );

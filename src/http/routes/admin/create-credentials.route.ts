@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { ALL_SCOPES } from '../../../services/auth/scopes.ts';
 import { NumericId } from '../../schemas/common.ts';
@@ -25,7 +26,7 @@ export const createCredentialsRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      const created = await c.credentials.create(Number(request.params.id), request.body ?? {});
+      const created = await c.credentials.create(Number(request.params.id), request.body ?? {}, recordAs(c.audit, adminTokenActor(request.ip), 'credential.create'));
       return reply.code(201).send(created);
     },
   );

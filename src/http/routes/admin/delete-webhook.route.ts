@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { NumericId } from '../../schemas/common.ts';
 
@@ -13,7 +14,7 @@ export const deleteWebhookRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      await c.webhooks.remove(Number(request.params.id));
+      await c.webhooks.remove(Number(request.params.id), recordAs(c.audit, adminTokenActor(request.ip), 'webhook.remove'));
       return reply.code(204).send();
     },
   );

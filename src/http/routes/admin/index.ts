@@ -1,6 +1,8 @@
 import type { RouteModule } from '../../app-types.ts';
 import { createAccountRoute } from './create-account.route.ts';
 import { createCredentialsRoute } from './create-credentials.route.ts';
+import { createOperatorRoute } from './create-operator.route.ts';
+import { inviteMemberRoute } from './invite-member.route.ts';
 import { deleteWebhookRoute } from './delete-webhook.route.ts';
 import { getAccountRoute } from './get-account.route.ts';
 import { getWebhookSecretRoute } from './get-webhook-secret.route.ts';
@@ -26,4 +28,6 @@ export const adminRoutes: RouteModule[] = [
   listAccountWebhooksRoute,
   deleteWebhookRoute,
   getWebhookSecretRoute,
+  createOperatorRoute,
+  inviteMemberRoute,
 ];

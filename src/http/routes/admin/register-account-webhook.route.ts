@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { RegistrationBody, WebhookView, webhookView } from '../../../webhooks/http-schemas.ts';
@@ -16,7 +17,7 @@ export const registerAccountWebhookRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      const { webhook } = await c.webhooks.register(Number(request.params.id), request.body);
+      const { webhook } = await c.webhooks.register(Number(request.params.id), request.body, recordAs(c.audit, adminTokenActor(request.ip), 'webhook.register'));
       return reply.code(201).send(webhookView(webhook));
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { NumericId } from '../../schemas/common.ts';
 
@@ -32,8 +33,8 @@ export const registerCertificateRoute: RouteModule = (app, c) =>
         notBefore: info.notBefore.toISOString(),
         notAfter: info.notAfter.toISOString(),
       });
-      if (pem !== undefined) return reply.code(201).send(view(await c.certificates.register(accountId, pem)));
-      const made = await c.certificates.make(accountId);
+      if (pem !== undefined) return reply.code(201).send(view(await c.certificates.register(accountId, pem, recordAs(c.audit, adminTokenActor(request.ip), 'certificate.register'))));
+      const made = await c.certificates.make(accountId, recordAs(c.audit, adminTokenActor(request.ip), 'certificate.make'));
       return reply.code(201).send({ ...view(made), certificatePem: made.certificatePem, privateKeyPem: made.privateKeyPem });
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 
 export const revokeCertificateRoute: RouteModule = (app, c) =>
@@ -12,7 +13,7 @@ export const revokeCertificateRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      await c.certificates.revoke(request.params.fingerprint);
+      await c.certificates.revoke(request.params.fingerprint, recordAs(c.audit, adminTokenActor(request.ip), 'certificate.revoke'));
       return reply.code(204).send();
     },
   );

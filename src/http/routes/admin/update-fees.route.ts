@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toBasisPoints, toCents } from '../../money-edge.ts';
 import { AmountOrZero, NumericId, Percent } from '../../schemas/common.ts';
@@ -23,7 +24,7 @@ export const updateFeesRoute: RouteModule = (app, c) =>
       const account = await c.accounts.setFees(Number(request.params.id), {
         ...(cashIn ? { cashIn: { fixed: toCents(cashIn.fixed, 'cashIn.fixed'), percentBp: toBasisPoints(cashIn.percent, 'cashIn.percent') } } : {}),
         ...(cashOut ? { cashOut: { fixed: toCents(cashOut.fixed, 'cashOut.fixed'), percentBp: toBasisPoints(cashOut.percent, 'cashOut.percent') } } : {}),
-      });
+      }, auditAccountChange(c.audit, adminTokenActor(request.ip), 'account.fees'));
       return feesView(account);
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { AmountOrZero, NumericId } from '../../schemas/common.ts';
@@ -26,7 +27,7 @@ export const updateLimitsRoute: RouteModule = (app, c) =>
         ...(b.perTransaction !== undefined ? { perTransaction: toCents(b.perTransaction, 'perTransaction') } : {}),
         ...(b.daily !== undefined ? { daily: toCents(b.daily, 'daily') } : {}),
         ...(b.nightly !== undefined ? { nightly: toCents(b.nightly, 'nightly') } : {}),
-      });
+      }, auditAccountChange(c.audit, adminTokenActor(request.ip), 'account.limits'));
       return limitsView(account);
     },
   );

@@ -1,0 +1,60 @@
+import type { Generated } from 'kysely';
+import type { Json, Timestamp } from '../schema.ts';
+
+export type PortalRole = 'OPERATOR' | 'MEMBER';
+
+export interface PortalUsersTable {
+  id: Generated<number>;
+  email: string;
+  role: PortalRole;
+  account_id: number | null;
+  password_hash: string | null;
+  created_at: Timestamp;
+  removed_at: Timestamp | null;
+}
+
+export interface PortalInvitationsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PortalSessionsTable {
+  id_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  revoked_at: Timestamp | null;
+  address: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor: string;
+  actor_email: string | null;
+  action: string;
+  account_id: number | null;
+  target: string | null;
+  address: string | null;
+  before: Json<Record<string, unknown> | null>;
+  after: Json<Record<string, unknown> | null>;
+}
+
+export interface ClientCaTable {
+  singleton: Generated<boolean>;
+  private_pkcs8_pem: string;
+  certificate_pem: string;
+  created_at: Timestamp;
+}
+
+// Tables owned by the portal feature (migration 940_portal.sql).
+export interface PortalTables {
+  portal_users: PortalUsersTable;
+  portal_invitations: PortalInvitationsTable;
+  portal_sessions: PortalSessionsTable;
+  audit_log: AuditLogTable;
+  client_ca: ClientCaTable;
+}

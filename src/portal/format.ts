@@ -1,0 +1,33 @@
+import type { Lang } from './i18n.ts';
+
+/** `R$ 1.234,56` in both languages (decisions 6), from integer cents; never through a float. */
+export function brl(cents: number | bigint): string {
+  const value = BigInt(cents);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const fraction = (abs % 100n).toString().padStart(2, '0');
+  return `${negative ? '-' : ''}R$ ${whole},${fraction}`;
+}
+
+/** A date-time in São Paulo time, written the language's way. */
+export function dateTime(value: Date | null | undefined, lang: Lang): string {
+  if (!value) return '—';
+  return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'pt-BR', {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    timeZone: 'America/Sao_Paulo',
+  }).format(value);
+}
+
+/** A BRL amount typed in a form (`1.234,56`, `1234,56` or `1234.56`) as cents; undefined when it is not one. */
+export function centsFromForm(raw: string): number | undefined {
+  const text = raw.trim().replace(/^R\$\s*/, '');
+  let normalized: string;
+  if (/^\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(text) || /^\d+(,\d{1,2})?$/.test(text)) normalized = text.replaceAll('.', '').replace(',', '.');
+  else if (/^\d+(\.\d{1,2})?$/.test(text)) normalized = text;
+  else return undefined;
+  const [whole = '0', fraction = ''] = normalized.split('.');
+  const value = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return Number.isSafeInteger(value) ? value : undefined;
+}

@@ -1,0 +1,21 @@
+import { DomainError, ValidationError } from '../domain/errors/domain-error.ts';
+import { toProblem } from '../http/errors/problem.ts';
+
+/**
+ * The message to show next to a form when a service refused its input (4xx); anything else is
+ * rethrown and answered by the portal's error page.
+ */
+export function refusal(error: unknown): { status: number; message: string; retryAfter?: number } {
+  if (!(error instanceof DomainError) && !(error instanceof ValidationError)) throw error;
+  const problem = toProblem(error);
+  if (problem.status >= 500) throw error;
+  const message = Array.isArray(problem.message) ? problem.message.join('; ') : problem.message;
+  const retryAfter = error instanceof DomainError ? (error.details?.retryAfterSeconds as number | undefined) : undefined;
+  return { status: problem.status, message, ...(retryAfter ? { retryAfter } : {}) };
+}
+
+/** A form field as a string (urlencoded bodies give strings; anything else counts as absent). */
+export function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}

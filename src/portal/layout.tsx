@@ -1,0 +1,130 @@
+/** @jsxImportSource hono/jsx */
+import type { Child } from 'hono/jsx';
+import type { PortalSession } from '../services/portal/portal-sessions.service.ts';
+import type { Lang, MessageKey, Translate } from './i18n.ts';
+
+/** What every page knows about the request. */
+export interface PageContext {
+  lang: Lang;
+  t: Translate;
+  session: PortalSession | undefined;
+  /** The path and query asked for (for the language switch's way back). */
+  url: string;
+  sandbox: boolean;
+}
+
+const MEMBER_NAV: Array<[MessageKey, string]> = [
+  ['home', '/portal'],
+  ['transactions', '/portal/transactions'],
+  ['charges', '/portal/charges'],
+  ['payouts', '/portal/payouts'],
+  ['webhooks', '/portal/webhooks'],
+  ['credentials', '/portal/credentials'],
+  ['certificates', '/portal/certificates'],
+  ['med', '/portal/med'],
+];
+const SANDBOX_NAV: [MessageKey, string] = ['sandbox', '/portal/sandbox'];
+const OPERATOR_NAV: Array<[MessageKey, string]> = [
+  ['accounts', '/portal/admin/accounts'],
+  ['auditLog', '/portal/admin/audit'],
+  ['system', '/portal/admin/system'],
+];
+
+function Document(props: { ctx: PageContext; title: string; children: Child }) {
+  return (
+    <html lang={props.ctx.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} · ${props.ctx.t('appName')}`}</title>
+        <link rel="stylesheet" href="/portal/assets/portal.css" />
+        <script src="/portal/assets/htmx.min.js" defer></script>
+        <script src="/portal/assets/portal.js" defer></script>
+      </head>
+      {props.children}
+    </html>
+  );
+}
+
+export function LanguageSwitch(props: { ctx: PageContext }) {
+  const back = encodeURIComponent(props.ctx.url);
+  return (
+    <nav class="lang" aria-label={props.ctx.t('language')}>
+      <a href={`/portal/language/pt-BR?next=${back}`} hreflang="pt-BR" lang="pt-BR" aria-current={props.ctx.lang === 'pt-BR' ? 'true' : undefined}>
+        Português
+      </a>
+      <a href={`/portal/language/en?next=${back}`} hreflang="en" lang="en" aria-current={props.ctx.lang === 'en' ? 'true' : undefined}>
+        English
+      </a>
+    </nav>
+  );
+}
+
+export function CsrfField(props: { ctx: PageContext }) {
+  return <input type="hidden" name="_csrf" value={props.ctx.session?.csrfToken ?? ''} />;
+}
+
+/** A signed-in page: the navigation of the person's role, the page, sign-out. */
+export function Page(props: { ctx: PageContext; title: string; active: string; children: Child }) {
+  const { ctx } = props;
+  const t = ctx.t;
+  const nav = ctx.session?.user.role === 'OPERATOR' ? OPERATOR_NAV : ctx.sandbox ? [...MEMBER_NAV, SANDBOX_NAV] : MEMBER_NAV;
+  return (
+    <Document ctx={ctx} title={props.title}>
+      <body hx-headers={JSON.stringify({ 'x-csrf-token': ctx.session?.csrfToken ?? '' })}>
+        <a class="skip" href="#content">{t('skipToContent')}</a>
+        <div class="shell">
+          <header class="sidebar">
+            <a class="brand" href="/portal">
+              <span class="brand-mark" aria-hidden="true">PIX</span>
+              {t('appName')}
+            </a>
+            <nav class="nav" aria-label={t('mainNav')}>
+              <ul>
+                {nav.map(([key, href]) => (
+                  <li>
+                    <a href={href} aria-current={props.active === href ? 'page' : undefined}>{t(key)}</a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div class="sidebar-foot">
+              <span class="who">{t('signedInAs', { email: ctx.session?.user.email ?? '' })}</span>
+              <LanguageSwitch ctx={ctx} />
+              <form method="post" action="/portal/sign-out">
+                <CsrfField ctx={ctx} />
+                <button type="submit" class="link-button">{t('signOut')}</button>
+              </form>
+            </div>
+          </header>
+          <main id="content">{props.children}</main>
+        </div>
+      </body>
+    </Document>
+  );
+}
+
+/** A page outside the signed-in area (sign-in, invitation, errors before sign-in). */
+export function AuthPage(props: { ctx: PageContext; title: string; children: Child }) {
+  return (
+    <Document ctx={props.ctx} title={props.title}>
+      <body>
+        <main id="content" class="auth-page">
+          <div class="card auth-card">
+            <div class="brand">
+              <span class="brand-mark" aria-hidden="true">PIX</span>
+              {props.ctx.t('appName')}
+            </div>
+            {props.children}
+            <LanguageSwitch ctx={props.ctx} />
+          </div>
+        </main>
+      </body>
+    </Document>
+  );
+}
+
+/** A transaction's status as a coloured pill with its words. */
+export function StatusPill(props: { ctx: PageContext; status: 'PENDING' | 'CONFIRMED' | 'ERROR' }) {
+  return <span class={`pill pill-${props.status}`}>{props.ctx.t(props.status)}</span>;
+}

@@ -1,0 +1,48 @@
+/** @jsxImportSource hono/jsx */
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
+import { publicCounterpart } from '../../webhooks/payloads/transaction-event.ts';
+import { brl, dateTime } from '../format.ts';
+import { StatusPill, type PageContext } from '../layout.tsx';
+
+const CREDIT_KINDS = new Set(['PAYMENT', 'REFUND_OUT']);
+
+/** A movement's signed amount: credits in green with +, debits with −. */
+export function SignedAmount(props: { tx: TransactionRow }) {
+  const credit = CREDIT_KINDS.has(props.tx.kind);
+  return <span class={credit ? 'credit' : ''}>{`${credit ? '+' : '−'} ${brl(props.tx.original_amount)}`}</span>;
+}
+
+export function TransactionTable(props: { ctx: PageContext; rows: TransactionRow[] }) {
+  const t = props.ctx.t;
+  if (props.rows.length === 0) return <p class="empty">{t('noTransactions')}</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">{t('date')}</th>
+          <th scope="col">{t('type')}</th>
+          <th scope="col" class="hide-phone">{t('counterpart')}</th>
+          <th scope="col">{t('status')}</th>
+          <th scope="col" class="num">{t('amount')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((tx) => (
+          <tr>
+            <td>
+              <a href={`/portal/transactions/${tx.transaction_id}`}>{dateTime(tx.created_at, props.ctx.lang)}</a>
+            </td>
+            <td>{t(tx.kind)}</td>
+            <td class="hide-phone">{publicCounterpart(tx.counterpart).name ?? '—'}</td>
+            <td>
+              <StatusPill ctx={props.ctx} status={tx.status} />
+            </td>
+            <td class="num">
+              <SignedAmount tx={tx} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,219 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../domain/clock.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import type { DB } from '../../db/schema.ts';
+import type { PortalRole } from '../../db/schema/portal.ts';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { Actor, AuditLog } from '../audit/audit-log.ts';
+import { DUMMY_HASH_PROMISE, hashSecret, verifySecret } from '../auth/secret-hash.ts';
+import type { RateLimiter } from '../rate-limit/fixed-window.ts';
+
+export const MIN_PASSWORD_LENGTH = 12;
+// scrypt cost grows with the input; nobody needs more than this.
+export const MAX_PASSWORD_LENGTH = 256;
+const INVITATION_TTL_MS = 72 * 3600_000;
+/** Decisions 6: at most 10 failed sign-ins per email and per address in 15 minutes. */
+export const SIGN_IN_FAILURES = { limit: 10, windowSeconds: 15 * 60 };
+
+export interface PortalUser {
+  id: number;
+  email: string;
+  role: PortalRole;
+  accountId: number | null;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  // Deliberately loose (RFC 5322 is not worth matching): one @, something on both sides, a dot after.
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ValidationError(['email must be an email address']);
+  return email;
+}
+
+function checkPassword(password: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new ValidationError([`password must have at least ${MIN_PASSWORD_LENGTH} characters`]);
+  if (password.length > MAX_PASSWORD_LENGTH) throw new ValidationError([`password must have at most ${MAX_PASSWORD_LENGTH} characters`]);
+}
+
+const userOf = (row: { id: number; email: string; role: PortalRole; account_id: number | null }): PortalUser => ({
+  id: Number(row.id),
+  email: row.email,
+  role: row.role,
+  accountId: row.account_id,
+});
+
+/**
+ * The people of the portal: operators (every account) and members (one account), invitations and
+ * sign-in. Portal timing (invitations, throttling windows) runs on `clock`, which the container sets
+ * to real time: advancing the sandbox clock must not expire a person's invitation.
+ */
+export function createPortalPeopleService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  accounts: AccountService;
+  audit: AuditLog;
+  rateLimiter: RateLimiter;
+  /** `http(s)://host[:port]` written into invitation links. */
+  publicBaseUrl: string;
+}) {
+  const { db, clock } = deps;
+
+  async function insertUser(trx: Kysely<DB>, email: string, role: PortalRole, accountId: number | null, passwordHash: string | null) {
+    const row = await trx
+      .insertInto('portal_users')
+      .values({ email, role, account_id: accountId, password_hash: passwordHash, created_at: clock.now() })
+      .onConflict((oc) => oc.column('email').where('removed_at', 'is', null).doNothing())
+      .returning(['id', 'email', 'role', 'account_id'])
+      .executeTakeFirst();
+    if (!row) throw new DomainError('CONFLICT', undefined, `A portal user with email ${email} already exists`);
+    return userOf(row);
+  }
+
+  async function createOperator(actor: Actor, input: { email: string; password: string }): Promise<PortalUser> {
+    const email = normalizeEmail(input.email);
+    checkPassword(input.password);
+    const hash = await hashSecret(input.password);
+    return db.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, email, 'OPERATOR', null, hash);
+      await deps.audit.record(trx, actor, { action: 'operator.create', target: `operator:${user.id}`, after: { email } });
+      return user;
+    });
+  }
+
+  /** Creates the member and a one-time invitation link valid for 72 hours. */
+  async function inviteMember(actor: Actor, accountId: number, rawEmail: string) {
+    await deps.accounts.get(accountId);
+    const email = normalizeEmail(rawEmail);
+    const token = randomBytes(32).toString('base64url');
+    const user = await db.transaction().execute(async (trx) => {
+      const created = await insertUser(trx, email, 'MEMBER', accountId, null);
+      await trx
+        .insertInto('portal_invitations')
+        .values({ token_hash: sha256(token), user_id: created.id, expires_at: new Date(clock.now().getTime() + INVITATION_TTL_MS), used_at: null })
+        .execute();
+      await deps.audit.record(trx, actor, { action: 'member.invite', accountId, target: `member:${created.id}`, after: { email } });
+      return created;
+    });
+    return { id: user.id, email: user.email, invitationUrl: `${deps.publicBaseUrl}/portal/invitations/${token}` };
+  }
+
+  /** The invitation behind a token, when it can still be used. */
+  async function openInvitation(token: string) {
+    const row = await db
+      .selectFrom('portal_invitations as i')
+      .innerJoin('portal_users as u', 'u.id', 'i.user_id')
+      .select(['u.id', 'u.email', 'u.role', 'u.account_id', 'i.expires_at', 'i.used_at', 'u.removed_at'])
+      .where('i.token_hash', '=', sha256(token))
+      .executeTakeFirst();
+    if (!row || row.used_at || row.removed_at || row.expires_at <= clock.now()) return undefined;
+    return userOf(row);
+  }
+
+  /** Sets the invited member's password; the link works once. */
+  async function acceptInvitation(token: string, password: string, address: string | null): Promise<PortalUser> {
+    checkPassword(password);
+    const hash = await hashSecret(password);
+    return db.transaction().execute(async (trx) => {
+      const used = await trx
+        .updateTable('portal_invitations')
+        .set({ used_at: clock.now() })
+        .where('token_hash', '=', sha256(token))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', clock.now())
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!used) throw new DomainError('NOT_FOUND', undefined, 'This invitation link is not valid any more');
+      const row = await trx
+        .updateTable('portal_users')
+        .set({ password_hash: hash })
+        .where('id', '=', used.user_id)
+        .where('removed_at', 'is', null)
+        .returning(['id', 'email', 'role', 'account_id'])
+        .executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', undefined, 'This invitation link is not valid any more');
+      const user = userOf(row);
+      await deps.audit.record(trx, { actor: `member:${user.id}`, email: user.email, address }, {
+        action: 'member.accept-invitation',
+        accountId: user.accountId,
+        target: `member:${user.id}`,
+      });
+      return user;
+    });
+  }
+
+  /**
+   * Checks an email and password. Unknown email and wrong password look the same (same message, a
+   * scrypt check either way); after 10 failures per email or per address in 15 minutes, 429.
+   */
+  async function signIn(rawEmail: string, password: string, address: string): Promise<PortalUser> {
+    const email = rawEmail.trim().toLowerCase();
+    const buckets = [`portal-sign-in:email:${email}`, `portal-sign-in:address:${address}`];
+    for (const bucket of buckets) {
+      const count = await deps.rateLimiter.peek(bucket, SIGN_IN_FAILURES);
+      if (!count.allowed) {
+        throw new DomainError('RATE_LIMITED', { retryAfterSeconds: count.resetSeconds }, 'Too many failed sign-ins: try again later');
+      }
+    }
+    const row = await db
+      .selectFrom('portal_users')
+      .select(['id', 'email', 'role', 'account_id', 'password_hash'])
+      .where('email', '=', email)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    const ok = await verifySecret(password.slice(0, MAX_PASSWORD_LENGTH), row?.password_hash ?? (await DUMMY_HASH_PROMISE));
+    if (!row || !row.password_hash || !ok) {
+      for (const bucket of buckets) await deps.rateLimiter.hit(bucket, SIGN_IN_FAILURES);
+      throw new DomainError('UNAUTHORIZED', { reason: 'invalid-sign-in' }, 'Email or password is incorrect');
+    }
+    return userOf(row);
+  }
+
+  async function members(accountId: number) {
+    return db
+      .selectFrom('portal_users')
+      .select(['id', 'email', 'password_hash', 'created_at'])
+      .where('account_id', '=', accountId)
+      .where('removed_at', 'is', null)
+      .orderBy('id')
+      .execute()
+      .then((rows) => rows.map((r) => ({ id: Number(r.id), email: r.email, active: r.password_hash !== null, createdAt: r.created_at })));
+  }
+
+  async function operators() {
+    return db.selectFrom('portal_users').select(['id', 'email', 'created_at']).where('role', '=', 'OPERATOR').where('removed_at', 'is', null).orderBy('id').execute();
+  }
+
+  /** Removes a member: their sessions end with them. */
+  async function removeMember(actor: Actor, accountId: number, memberId: number) {
+    await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('portal_users')
+        .set({ removed_at: clock.now() })
+        .where('id', '=', memberId)
+        .where('account_id', '=', accountId)
+        .where('removed_at', 'is', null)
+        .returning(['email'])
+        .executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', undefined, `Member ${memberId} not found`);
+      await trx.updateTable('portal_sessions').set({ revoked_at: clock.now() }).where('user_id', '=', memberId).where('revoked_at', 'is', null).execute();
+      await deps.audit.record(trx, actor, { action: 'member.remove', accountId, target: `member:${memberId}`, before: { email: row.email } });
+    });
+  }
+
+  /** Sandbox: the demo account's member, with a known password (printed at start). */
+  async function ensureDemoMember(accountId: number, email: string, password: string) {
+    const hash = await hashSecret(password);
+    const existing = await db.selectFrom('portal_users').select(['id', 'account_id']).where('email', '=', email).where('removed_at', 'is', null).executeTakeFirst();
+    if (existing) {
+      await db.updateTable('portal_users').set({ password_hash: hash }).where('id', '=', existing.id).execute();
+      return;
+    }
+    await db.transaction().execute((trx) => insertUser(trx, email, 'MEMBER', accountId, hash));
+  }
+
+  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, operators, removeMember, ensureDemoMember };
+}
+
+export type PortalPeopleService = ReturnType<typeof createPortalPeopleService>;

@@ -1,0 +1,219 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpf } from '../factories.ts';
+import { startHarness, type Harness } from '../harness.ts';
+import { chromiumMissing, CHROMIUM, launchBrowser, screenshots, seriousViolations } from './browser-support.ts';
+
+if (chromiumMissing && process.env.PORTAL_BROWSER_REQUIRED) {
+  throw new Error(`PORTAL_BROWSER_REQUIRED is set but there is no chromium at ${CHROMIUM}`);
+}
+if (chromiumMissing) {
+  console.warn(`Portal browser suite skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`);
+}
+
+const MEMBER = { email: 'ana@padaria.example', password: 'a long enough password' };
+const OPERATOR = { email: 'ops@example.com', password: 'operator password' };
+
+describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () => {
+  let h: Harness;
+  let base: string;
+  let browser: { context: BrowserContext; close(): Promise<void> };
+  let page: Page;
+  let accountId: number;
+  let foreignTransactionId: string;
+
+  /** Opens a page, checks it with axe (no serious or critical violation) and saves its screenshots. */
+  async function visit(path: string, name: string) {
+    const res = await page.goto(base + path);
+    expect(res?.status(), path).toBe(200);
+    await check(name);
+  }
+  async function check(name: string) {
+    expect(await seriousViolations(page), name).toEqual([]);
+    await screenshots(page, name);
+  }
+  async function signIn(email: string, password: string) {
+    await page.goto(base + '/portal/sign-in');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  beforeAll(async () => {
+    h = await startHarness();
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = h.app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const account = await h.createAccount({ name: 'Padaria Central', funds: 1234.56 });
+    accountId = account.id;
+    const other = await h.createAccount({ name: 'Outra Conta', funds: 99 });
+    foreignTransactionId = (await h.c.db.selectFrom('transactions').select('transaction_id').where('account_id', '=', other.id).executeTakeFirstOrThrow()).transaction_id;
+    expect((await h.admin('POST', '/admin/operators', OPERATOR)).statusCode).toBe(201);
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('invitation: the member sets a password on the one-time page', async () => {
+    const invited = await h.admin('POST', `/admin/accounts/${accountId}/members`, { email: MEMBER.email });
+    const path = new URL(invited.json().invitationUrl).pathname;
+    await visit(path, 'invitation');
+    await page.getByLabel('Password').fill(MEMBER.password);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.waitForURL(/\/portal\/sign-in\?done=password/);
+    await check('sign-in');
+  });
+
+  it('sign-in lands on Home with the balance in R$ 1.234,56 form and the member navigation', async () => {
+    await signIn(MEMBER.email, MEMBER.password);
+    await page.waitForURL(base + '/portal');
+    await expect.poll(() => page.getByText('R$ 1.234,56').count()).toBeGreaterThan(1);
+    for (const name of ['Home', 'Transactions', 'Charges', 'Payouts', 'Webhooks', 'Credentials', 'Certificates', 'MED']) {
+      expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).count(), name).toBe(1);
+    }
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+    await check('home');
+  });
+
+  it('transactions: list, filter and detail', async () => {
+    await page.getByRole('link', { name: 'Transactions', exact: true }).click();
+    await page.waitForURL(/\/portal\/transactions$/);
+    await page.getByLabel('Type').selectOption('PAYMENT');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/type=PAYMENT/);
+    await check('transactions');
+    await page.locator('tbody a').first().click();
+    await page.waitForURL(/\/portal\/transactions\/[0-9a-f-]{36}$/);
+    expect(await page.getByText('End-to-end id').count()).toBe(1);
+    await check('transaction-detail');
+  });
+
+  it('charges: create one, see the QR code, and its status turns Confirmed without a reload', async () => {
+    await visit('/portal/charges', 'charges');
+    await page.getByLabel('Value (R$)').fill('25,50');
+    await page.getByLabel('Description').fill('Bolo de cenoura');
+    await page.getByRole('button', { name: 'Create charge' }).click();
+    await page.waitForURL(/\/portal\/charges\/[0-9a-f-]{36}$/);
+    expect(await page.getByRole('img', { name: /PIX QR code for R\$ 25,50/ }).count()).toBe(1);
+    expect(await page.getByLabel('PIX copy and paste').inputValue()).toMatch(/^000201/);
+    await check('charge-detail');
+    const id = page.url().split('/').pop()!;
+    expect((await h.admin('POST', `/sandbox/charges/${id}/pay`, { accountId })).statusCode).toBe(200);
+    await page.getByRole('status').getByText('Confirmed').waitFor({ timeout: 10_000 });
+  });
+
+  it('payouts: the confirmation shows the holder and the bank before the money moves', async () => {
+    const key = await h.admin('POST', '/sandbox/dict/keys', { key: 'maria@example.com', keyType: 'EMAIL', name: 'Maria Souza', document: cpf(31337), ispb: '60746948' });
+    await visit('/portal/payouts', 'payouts');
+    await page.getByLabel('Key type').selectOption('EMAIL');
+    await page.getByLabel('PIX key').fill('maria@example.com');
+    await page.getByLabel('Amount (R$)').fill('10,00');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByText('Maria Souza').waitFor();
+    expect(await page.getByText(key.json().bankName).count()).toBeGreaterThan(0);
+    await check('payout-confirm');
+    await page.getByRole('button', { name: 'Send R$ 10,00' }).click();
+    await page.waitForURL(/\/portal\/transactions\/[0-9a-f-]{36}$/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('R$ 10,00');
+  });
+
+  it('webhooks: add a URL with a header, reveal the secret', async () => {
+    await visit('/portal/webhooks', 'webhooks');
+    await page.getByLabel('URL', { exact: true }).fill('https://hooks.example.com/pix');
+    await page.getByLabel('Custom headers').fill('X-Token: abc');
+    await page.getByRole('button', { name: 'Add URL' }).click();
+    await page.getByRole('cell', { name: 'https://hooks.example.com/pix' }).first().waitFor();
+    await page.getByRole('button', { name: 'Reveal secret' }).click();
+    expect(await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()).toMatch(/^whsec_/);
+    await check('webhooks-secret');
+  });
+
+  it('credentials: the secret is shown once with a copy button', async () => {
+    await visit('/portal/credentials', 'credentials');
+    await page.getByRole('button', { name: 'Create credential' }).click();
+    expect(await page.getByLabel('clientSecret').inputValue()).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    await check('credentials-created');
+  });
+
+  it('certificates: the service makes a key and certificate to download', async () => {
+    await visit('/portal/certificates', 'certificates');
+    await page.getByRole('button', { name: 'Make key and certificate' }).click();
+    expect(await page.getByRole('link', { name: 'Download private key' }).count()).toBe(1);
+    await check('certificates-made');
+  });
+
+  it('sandbox tools and MED: open a MED on a received PIX and see it listed', async () => {
+    await visit('/portal/sandbox', 'sandbox-tools');
+    await page.getByRole('button', { name: 'Open MED' }).click();
+    await page.getByText('MED opened.').waitFor();
+    await visit('/portal/med', 'med');
+    expect(await page.getByText('OPEN').count()).toBeGreaterThan(0);
+  });
+
+  it("isolation: another account's transaction answers 404", async () => {
+    const res = await page.goto(`${base}/portal/transactions/${foreignTransactionId}`);
+    expect(res?.status()).toBe(404);
+    expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(1);
+    expect((await page.goto(`${base}/portal/admin/accounts`))?.status()).toBe(404);
+  });
+
+  it('CSRF: a state-changing request without the token is refused and the session stays', async () => {
+    await page.goto(base + '/portal');
+    const status = await page.evaluate(async () => (await fetch('/portal/sign-out', { method: 'POST', body: new URLSearchParams({ _csrf: 'forged' }) })).status);
+    expect(status).toBe(403);
+    expect((await page.goto(base + '/portal'))?.url()).toBe(base + '/portal');
+  });
+
+  it('language: the switch to Português is remembered', async () => {
+    await page.getByRole('link', { name: 'Português' }).click();
+    await page.getByRole('link', { name: 'Início', exact: true }).waitFor();
+    expect(await page.getByText('R$ 1.').count()).toBeGreaterThan(0);
+    await page.goto(base + '/portal/transactions');
+    expect(await page.getByRole('link', { name: 'Transações', exact: true }).count()).toBe(1);
+    await check('transactions-pt-BR');
+    await page.getByRole('link', { name: 'English' }).click();
+    await page.getByRole('link', { name: 'Transactions', exact: true }).waitFor();
+  });
+
+  it('sign-out ends the session', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/portal\/sign-in$/);
+    await page.goto(base + '/portal');
+    expect(page.url()).toContain('/portal/sign-in');
+  });
+
+  it('operators: accounts, one account, audit log and system', async () => {
+    await signIn(OPERATOR.email, OPERATOR.password);
+    await page.waitForURL(/\/portal\/admin\/accounts$/);
+    for (const name of ['Accounts', 'Audit log', 'System']) {
+      expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).count(), name).toBe(1);
+    }
+    await check('admin-accounts');
+    await page.getByRole('link', { name: 'Padaria Central' }).click();
+    await page.waitForURL(/\/portal\/admin\/accounts\/\d+$/);
+    await page.getByLabel('Per day (R$)').fill('20.000,00');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByText('Limits saved.').waitFor();
+    await check('admin-account');
+    await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+    await page.getByRole('cell', { name: 'account.limits' }).first().waitFor();
+    await check('admin-audit');
+    await visit('/portal/admin/system', 'admin-system');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/portal\/sign-in$/);
+  });
+
+  it('throttling: after 10 failed sign-ins the 11th attempt is refused with a wait', async () => {
+    for (let i = 0; i < 10; i++) {
+      await signIn(MEMBER.email, `wrong password ${i}`);
+      await page.getByRole('alert').getByText('Email or password is incorrect.').waitFor();
+    }
+    await signIn(MEMBER.email, MEMBER.password);
+    await page.getByRole('alert').getByText(/Too many failed attempts/).waitFor();
+    await check('sign-in-throttled');
+  });
+});

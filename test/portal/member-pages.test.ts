@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../harness.ts';
+import { cpf } from '../factories.ts';
+import { portalClient, signedInMember } from './portal-client.ts';
+
+let h: Harness;
+let member: ReturnType<typeof portalClient>;
+let accountId: number;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const account = await h.createAccount({ name: 'Padaria Central', funds: 1234.56 });
+  accountId = account.id;
+  member = await signedInMember(h, account.id, 'owner@padaria.example');
+});
+afterAll(() => h.close());
+
+describe('member dashboard', () => {
+  it('home shows available, blocked and total in R$ 1.234,56 form and the latest transactions', async () => {
+    const res = await member.get('/portal');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Padaria Central');
+    expect(res.body.match(/R\$ 1\.234,56/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(res.body).toContain('R$ 0,00');
+    for (const link of ['Home', 'Transactions', 'Charges', 'Payouts', 'Webhooks', 'Credentials', 'Certificates', 'MED']) expect(res.body).toContain(`>${link}</a>`);
+    expect(res.body).toContain('>Sign out</button>');
+    expect(res.body).toContain('+ R$ 1.234,56');
+  });
+
+  it('transactions: filters of GET /api/transactions, a 31-day limit refused with a message, and the detail page', async () => {
+    const list = await member.get('/portal/transactions?type=PAYMENT&status=CONFIRMED');
+    expect(list.statusCode).toBe(200);
+    const link = /href="(\/portal\/transactions\/[0-9a-f-]{36})"/.exec(list.body)?.[1];
+    expect(link).toBeDefined();
+    expect((await member.get('/portal/transactions?type=WITHDRAW')).body).toContain('No transactions in this period.');
+    const tooLong = await member.get('/portal/transactions?startDate=2026-01-01&endDate=2026-03-01');
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.body).toContain('at most 31 days');
+    const detail = await member.get(link!);
+    expect(detail.statusCode).toBe(200);
+    expect(detail.body).toContain('R$ 1.234,56');
+    expect(detail.body).toContain('End-to-end id');
+    expect(detail.body).toMatch(/E\d{8}\d{12}[A-Za-z0-9]{11}/);
+    expect(detail.body).toMatch(/\*\*\*\.\d{3}\.\d{3}-\*\*|\*\*\.\d{3}\.\d{3}\/\d{4}-\*\*/);
+    expect((await member.get('/portal/transactions/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('transactions: pages of 25 with Next and Previous, without counting the window', async () => {
+    const busy = await h.createAccount();
+    for (let i = 0; i < 26; i++) await h.deposit(busy.id, 1 + i);
+    const client = await signedInMember(h, busy.id, 'busy@example.com');
+    const first = await client.get('/portal/transactions');
+    expect(first.body.match(/href="\/portal\/transactions\/[0-9a-f-]{36}"/g)).toHaveLength(25);
+    expect(first.body).toContain('rel="next"');
+    expect(first.body).not.toContain('rel="prev"');
+    const second = await client.get('/portal/transactions?page=2');
+    expect(second.body.match(/href="\/portal\/transactions\/[0-9a-f-]{36}"/g)).toHaveLength(1);
+    expect(second.body).toContain('rel="prev"');
+    expect(second.body).not.toContain('rel="next"');
+  });
+
+  it('charges: creates one, shows its QR code and copy-and-paste code, and its status fragment', async () => {
+    const bad = await member.post('/portal/charges', { value: '10,999', description: 'x', expiration: '60' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('at most 2 decimals');
+    const created = await member.post('/portal/charges', { value: '1.500,25', description: 'Bolo de aniversário', expiration: '30' });
+    expect(created.statusCode).toBe(303);
+    const page = await member.get(String(created.headers.location));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('R$ 1.500,25');
+    expect(page.body).toContain('src="data:image/png;base64,');
+    expect(page.body).toMatch(/id="brcode" class="mono" readonly="" value="000201/);
+    expect(page.body).toContain('hx-trigger="every 2s"');
+    const id = String(created.headers.location).split('/').pop()!;
+    // Paid by the sandbox's payer: the status fragment stops polling and says Confirmed.
+    const paid = await h.admin('POST', `/sandbox/charges/${id}/pay`, { accountId });
+    expect(paid.statusCode).toBe(200);
+    const fragment = await member.get(`/portal/charges/${id}/status`);
+    expect(fragment.body).toContain('Confirmed');
+    expect(fragment.body).not.toContain('hx-trigger');
+  });
+
+  it('payouts: a confirmation step with the holder and bank, then the same cash-out as the API (once)', async () => {
+    const doc = cpf(424242);
+    const key = await h.admin('POST', '/sandbox/dict/keys', { key: 'maria@example.com', keyType: 'EMAIL', name: 'Maria Souza', document: doc, ispb: '60746948' });
+    expect(key.statusCode).toBe(201);
+    const bankName = key.json().bankName as string;
+    const before = await h.balance(accountId);
+    const review = await member.post('/portal/payouts/review', { keyType: 'EMAIL', key: 'maria@example.com', amount: '10,00', description: 'Farinha' });
+    expect(review.statusCode).toBe(200);
+    expect(review.body).toContain('Maria Souza');
+    expect(review.body).toContain(bankName);
+    expect(await h.balance(accountId)).toEqual(before);
+    const form = Object.fromEntries([...review.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
+    const sent = await member.post('/portal/payouts', form);
+    expect(sent.statusCode).toBe(303);
+    const again = await member.post('/portal/payouts', form);
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(sent.headers.location);
+    const after = await h.balance(accountId);
+    expect(before.available - after.available).toBeGreaterThanOrEqual(10); // BRL (admin API)
+    expect(before.available - after.available).toBeLessThan(20);
+    const unknown = await member.post('/portal/payouts/review', { keyType: 'PHONE', key: '+5511900000000', amount: '1,00' });
+    expect(unknown.statusCode).toBeGreaterThanOrEqual(400);
+    expect(unknown.statusCode).toBeLessThan(500);
+  });
+
+  it('webhooks: add with headers, reveal the secret, remove', async () => {
+    const added = await member.post('/portal/webhooks', { eventType: 'cash_in', url: 'https://hooks.example.com/pix', headers: 'X-Token: abc' });
+    expect(added.statusCode).toBe(303);
+    const page = await member.get('/portal/webhooks');
+    expect(page.body).toContain('https://hooks.example.com/pix');
+    const secret = await member.post('/portal/webhooks/secret');
+    expect(secret.body).toMatch(/value="whsec_[A-Za-z0-9+/=]+"/);
+    const badHeader = await member.post('/portal/webhooks', { eventType: 'cash_in', url: 'https://hooks.example.com/2', headers: 'no colon here' });
+    expect(badHeader.statusCode).toBe(400);
+    const id = /action="\/portal\/webhooks\/(\d+)\/remove"/.exec(page.body)![1]!;
+    expect((await member.post(`/portal/webhooks/${id}/remove`)).statusCode).toBe(303);
+    expect((await member.get('/portal/webhooks')).body).not.toContain('https://hooks.example.com/pix');
+  });
+
+  it('credentials: the secret is shown once, the credential can get a token until revoked', async () => {
+    const created = await member.post('/portal/credentials');
+    expect(created.statusCode).toBe(201);
+    const clientId = /id="client-id" class="mono" readonly="" value="([^"]+)"/.exec(created.body)![1]!;
+    const clientSecret = /id="client-secret" class="mono" readonly="" value="([^"]+)"/.exec(created.body)![1]!;
+    expect((await member.get('/portal/credentials')).body).not.toContain(clientSecret);
+    const cert = await h.admin('POST', `/admin/accounts/${accountId}/certificates`, {});
+    const token = () => h.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-ssl-client-cert': encodeURIComponent(cert.json().certificatePem) }, payload: { clientId, clientSecret } });
+    expect((await token()).statusCode).toBe(201);
+    expect((await member.post(`/portal/credentials/${clientId}/revoke`)).statusCode).toBe(303);
+    expect((await token()).statusCode).toBe(401);
+  });
+
+  it('certificates: made here for download, listed with fingerprint, revoked', async () => {
+    const made = await member.post('/portal/certificates/make');
+    expect(made.statusCode).toBe(201);
+    expect(made.body).toContain('download="client-key.pem"');
+    const list = await member.get('/portal/certificates');
+    const fingerprint = /action="\/portal\/certificates\/([0-9a-f]{64})\/revoke"/.exec(list.body)![1]!;
+    expect(list.body).toContain(fingerprint);
+    const bad = await member.post('/portal/certificates', { pem: 'not a pem' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('pem must be');
+    expect((await member.post(`/portal/certificates/${fingerprint}/revoke`)).statusCode).toBe(303);
+    expect((await member.get('/portal/certificates')).body).toContain('Revoked');
+  });
+
+  it("certificates: a CSR is signed by the service's CA, registered, and gets tokens", async () => {
+    const { webcrypto, X509Certificate } = await import('node:crypto');
+    const x509 = await import('@peculiar/x509');
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+    const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=padaria-backend', keys, signingAlgorithm: alg });
+    const signed = await member.post('/portal/certificates', { pem: csr.toString('pem') });
+    expect(signed.statusCode).toBe(201);
+    const href = /download="client-cert.pem" href="data:application\/x-pem-file;charset=utf-8,([^"]+)"/.exec(signed.body)![1]!;
+    const certPem = decodeURIComponent(href.replaceAll('&amp;', '&'));
+    const cert = new X509Certificate(certPem);
+    expect(cert.subject).toContain('CN=padaria-backend');
+    expect(cert.issuer).toContain('client CA');
+    const ca = await h.c.db.selectFrom('client_ca').select('certificate_pem').executeTakeFirstOrThrow();
+    expect(cert.verify(new X509Certificate(ca.certificate_pem).publicKey)).toBe(true);
+    const creds = (await h.admin('POST', `/admin/accounts/${accountId}/credentials`, {})).json();
+    const token = await h.app.inject({ method: 'POST', url: '/api/auth/token', headers: { 'x-ssl-client-cert': encodeURIComponent(certPem) }, payload: { clientId: creds.clientId, clientSecret: creds.clientSecret } });
+    expect(token.statusCode).toBe(201);
+    // A request whose signature does not match its key is refused, naming the field.
+    const tampered = csr.toString('pem').replace(/([A-Za-z0-9+/]{10})([A-Za-z0-9+/])/, (_m, a: string, b: string) => a + (b === 'A' ? 'B' : 'A'));
+    const bad = await member.post('/portal/certificates', { pem: tampered });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('MED: lists the infractions with status and the analysis deadline', async () => {
+    const res = await member.get('/portal/med');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('No infractions');
+  });
+
+  it("a foreign account's webhook, credential or certificate cannot be touched (404)", async () => {
+    const other = await h.createAccount();
+    const hook = await h.admin('POST', `/admin/accounts/${other.id}/webhooks`, { eventType: 'cash_in', url: 'https://other.example.com/x' });
+    expect((await member.post(`/portal/webhooks/${hook.json().id}/remove`)).statusCode).toBe(404);
+    const creds = await h.admin('POST', `/admin/accounts/${other.id}/credentials`, {});
+    expect((await member.post(`/portal/credentials/${creds.json().clientId}/revoke`)).statusCode).toBe(404);
+    const cert = await h.admin('POST', `/admin/accounts/${other.id}/certificates`, {});
+    expect((await member.post(`/portal/certificates/${cert.json().fingerprint}/revoke`)).statusCode).toBe(404);
+    expect((await h.admin('GET', `/admin/accounts/${other.id}/webhooks`)).json().total).toBe(1);
+  });
+});

@@ -1,0 +1,94 @@
+import type { Harness } from '../harness.ts';
+
+interface InjectResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+/**
+ * A browser-like client of the portal over app.inject: keeps cookies, reads each page's CSRF token
+ * from its forms, follows nothing by itself (tests see every redirect).
+ */
+export function portalClient(h: Harness, options: { address?: string; host?: string; lang?: string } = {}) {
+  const jar = new Map<string, string>();
+  let csrf = '';
+
+  function remember(res: InjectResponse) {
+    const raw = res.headers['set-cookie'];
+    for (const line of Array.isArray(raw) ? raw : raw ? [String(raw)] : []) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    const token = /name="_csrf" value="([^"]*)"/.exec(res.body);
+    if (token?.[1]) csrf = token[1];
+    return res;
+  }
+
+  const headers = (extra: Record<string, string> = {}) => ({
+    ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+    ...(options.host ? { host: options.host } : {}),
+    'accept-language': options.lang ?? 'en',
+    ...extra,
+  });
+
+  const client = {
+    jar,
+    get csrf() {
+      return csrf;
+    },
+    async get(url: string, extra?: Record<string, string>) {
+      return remember(await h.app.inject({ method: 'GET', url, headers: headers(extra), remoteAddress: options.address ?? '127.0.0.1' }));
+    },
+    /** Posts a form; the page's CSRF token is added unless `_csrf` is given (even as ''). */
+    async post(url: string, form: Record<string, string> = {}, extra?: Record<string, string>) {
+      const body = new URLSearchParams({ _csrf: csrf, ...form }).toString();
+      return remember(
+        await h.app.inject({
+          method: 'POST',
+          url,
+          payload: body,
+          headers: headers({ 'content-type': 'application/x-www-form-urlencoded', ...extra }),
+          remoteAddress: options.address ?? '127.0.0.1',
+        }),
+      );
+    },
+    /** Opens the sign-in page and signs in; throws unless it lands signed in. */
+    async signIn(email: string, password: string) {
+      await client.get('/portal/sign-in');
+      const res = await client.post('/portal/sign-in', { email, password });
+      if (res.statusCode !== 303) throw new Error(`sign-in failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      await client.get(String(res.headers.location));
+      return res;
+    },
+  };
+  return client;
+}
+
+export const OPERATOR = { email: 'ops@example.com', password: 'correct horse battery' };
+
+/** An operator through the admin API, signed in. */
+export async function signedInOperator(h: Harness, options?: Parameters<typeof portalClient>[1]) {
+  const created = await h.admin('POST', '/admin/operators', OPERATOR);
+  if (created.statusCode !== 201 && created.statusCode !== 409) throw new Error(`operator: ${created.statusCode} ${created.body}`);
+  const client = portalClient(h, options);
+  await client.signIn(OPERATOR.email, OPERATOR.password);
+  return client;
+}
+
+/** A member of the account: invited through the admin API, password set on the invitation page, signed in. */
+export async function signedInMember(h: Harness, accountId: number, email = `member${accountId}@example.com`, options?: Parameters<typeof portalClient>[1]) {
+  const invited = await h.admin('POST', `/admin/accounts/${accountId}/members`, { email });
+  if (invited.statusCode !== 201) throw new Error(`invite: ${invited.statusCode} ${invited.body}`);
+  const path = new URL(invited.json().invitationUrl).pathname;
+  const client = portalClient(h, options);
+  await client.get(path);
+  const set = await client.post(path, { password: 'a long enough password' });
+  if (set.statusCode !== 303) throw new Error(`invitation: ${set.statusCode} ${set.body.slice(0, 300)}`);
+  await client.signIn(email, 'a long enough password');
+  return client;
+}

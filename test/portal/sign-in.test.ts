@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../harness.ts';
+import { OPERATOR, portalClient, signedInMember, signedInOperator } from './portal-client.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('operators and members (admin API)', () => {
+  it('POST /admin/operators creates an operator who can sign in; the password is not stored in clear', async () => {
+    const res = await h.admin('POST', '/admin/operators', { email: 'Boss@Example.com', password: 'twelve chars!' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ id: expect.any(Number), email: 'boss@example.com' });
+    const row = await h.c.db.selectFrom('portal_users').select('password_hash').where('email', '=', 'boss@example.com').executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    const client = portalClient(h);
+    await client.get('/portal/sign-in');
+    const signIn = await client.post('/portal/sign-in', { email: 'boss@example.com', password: 'twelve chars!' });
+    expect(signIn.statusCode).toBe(303);
+    expect(signIn.headers.location).toBe('/portal/admin/accounts');
+  });
+
+  it('refuses a short password, a bad email and a duplicate, naming the field', async () => {
+    const short = await h.admin('POST', '/admin/operators', { email: 'x@example.com', password: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(JSON.stringify(short.json().message)).toContain('password');
+    const bad = await h.admin('POST', '/admin/operators', { email: 'not-an-email', password: 'long enough password' });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json().message)).toContain('email');
+    await h.admin('POST', '/admin/operators', { email: 'dup@example.com', password: 'long enough password' });
+    const dup = await h.admin('POST', '/admin/operators', { email: 'DUP@example.com', password: 'long enough password' });
+    expect(dup.statusCode).toBe(409);
+    const noToken = await h.app.inject({ method: 'POST', url: '/admin/operators', payload: { email: 'y@example.com', password: 'long enough password' } });
+    expect(noToken.statusCode).toBe(401);
+  });
+
+  it('invites a member with a one-time absolute link valid 72 h where they set a password of at least 12 characters', async () => {
+    const account = await h.createAccount();
+    const res = await h.admin('POST', `/admin/accounts/${account.id}/members`, { email: 'ana@example.com' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({ id: expect.any(Number), email: 'ana@example.com', invitationUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/portal\/invitations\/[A-Za-z0-9_-]{40,}$/) });
+    const path = new URL(body.invitationUrl).pathname;
+    const client = portalClient(h);
+    const page = await client.get(path);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<label for="password">Password</label>');
+    expect(page.body).toContain('>Set password</button>');
+    expect(page.body).toContain(account.name);
+
+    const short = await client.post(path, { password: 'elevenchars' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('at least 12 characters');
+
+    const ok = await client.post(path, { password: 'exactly12chr' });
+    expect(ok.statusCode).toBe(303);
+    const again = await client.post(path, { password: 'another password' });
+    expect(again.statusCode).toBe(404);
+    expect((await portalClient(h).get(path)).statusCode).toBe(404);
+
+    await client.get('/portal/sign-in');
+    const signIn = await client.post('/portal/sign-in', { email: 'ana@example.com', password: 'exactly12chr' });
+    expect(signIn.statusCode).toBe(303);
+    expect(signIn.headers.location).toBe('/portal');
+  });
+
+  it('an invitation older than 72 hours no longer opens', async () => {
+    const account = await h.createAccount();
+    const res = await h.admin('POST', `/admin/accounts/${account.id}/members`, { email: 'late@example.com' });
+    const path = new URL(res.json().invitationUrl).pathname;
+    const user = await h.c.db.selectFrom('portal_users').select('id').where('email', '=', 'late@example.com').executeTakeFirstOrThrow();
+    await h.c.db.updateTable('portal_invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.id).execute();
+    expect((await portalClient(h).get(path)).statusCode).toBe(404);
+  });
+
+  it('inviting to an unknown account answers 404; both admin changes are in the audit log', async () => {
+    expect((await h.admin('POST', '/admin/accounts/999999/members', { email: 'z@example.com' })).statusCode).toBe(404);
+    const rows = await h.c.db.selectFrom('audit_log').selectAll().where('actor', '=', 'admin-token').execute();
+    expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['operator.create', 'member.invite']));
+    expect(rows.find((r) => r.action === 'member.invite')?.after).toEqual({ email: 'ana@example.com' });
+  });
+});
+
+describe('sign-in, sessions and CSRF', () => {
+  it('the sign-in page has the Email and Password fields and the Sign in button; pt-BR by default', async () => {
+    const en = await portalClient(h).get('/portal/sign-in');
+    expect(en.body).toContain('<label for="email">Email</label>');
+    expect(en.body).toContain('<label for="password">Password</label>');
+    expect(en.body).toContain('>Sign in</button>');
+    const pt = await h.app.inject({ method: 'GET', url: '/portal/sign-in' });
+    expect(pt.body).toContain('<html lang="pt-BR">');
+    expect(pt.body).toContain('>Entrar</button>');
+  });
+
+  it('the language switch is remembered in a cookie', async () => {
+    const client = portalClient(h, { lang: 'en' });
+    const res = await client.get('/portal/language/pt-BR?next=%2Fportal%2Fsign-in');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/portal/sign-in');
+    expect((await client.get('/portal/sign-in')).body).toContain('>Entrar</button>');
+    const evil = await client.get('/portal/language/en?next=https%3A%2F%2Fevil.example');
+    expect(evil.headers.location).toBe('/portal');
+  });
+
+  it('sets an httpOnly SameSite=Lax session cookie, Secure outside localhost', async () => {
+    await h.admin('POST', '/admin/operators', OPERATOR);
+    const local = portalClient(h);
+    await local.get('/portal/sign-in');
+    const res = await local.post('/portal/sign-in', { email: OPERATOR.email, password: OPERATOR.password });
+    const cookie = String([res.headers['set-cookie']].flat().find((c) => String(c).startsWith('pix_portal_session=')));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\/portal/);
+    expect(cookie).not.toMatch(/Secure/);
+
+    const remote = portalClient(h, { host: 'portal.example.com', address: '10.1.1.1' });
+    await remote.get('/portal/sign-in');
+    const res2 = await remote.post('/portal/sign-in', { email: OPERATOR.email, password: OPERATOR.password });
+    expect(String([res2.headers['set-cookie']].flat().find((c) => String(c).startsWith('pix_portal_session=')))).toMatch(/Secure/);
+  });
+
+  it('pages need a session: without one, a redirect to sign-in that comes back after', async () => {
+    const anon = portalClient(h);
+    const res = await anon.get('/portal/transactions?type=PAYMENT');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/portal/sign-in?next=%2Fportal%2Ftransactions%3Ftype%3DPAYMENT');
+    const account = await h.createAccount();
+    const member = await signedInMember(h, account.id, 'next@example.com');
+    await member.post('/portal/sign-out');
+    await member.get('/portal/sign-in?next=%2Fportal%2Ftransactions%3Ftype%3DPAYMENT');
+    const back = await member.post('/portal/sign-in', { email: 'next@example.com', password: 'a long enough password', next: '/portal/transactions?type=PAYMENT' });
+    expect(back.headers.location).toBe('/portal/transactions?type=PAYMENT');
+    await member.get('/portal/sign-in');
+    const evil = await portalClient(h).post('/portal/sign-in', { email: 'next@example.com', password: 'a long enough password', next: '//evil.example/x' });
+    expect([303, 403]).toContain(evil.statusCode);
+  });
+
+  it('refuses a state-changing request without the CSRF token (403) and changes nothing', async () => {
+    const account = await h.createAccount();
+    const member = await signedInMember(h, account.id, 'csrf@example.com');
+    const forged = await member.post('/portal/sign-out', { _csrf: '' });
+    expect(forged.statusCode).toBe(403);
+    const wrong = await member.post('/portal/sign-out', { _csrf: 'x'.repeat(32) });
+    expect(wrong.statusCode).toBe(403);
+    expect((await member.get('/portal')).statusCode).toBe(200);
+    // Sign-in itself needs the pre-session token: a cross-site form cannot sign a victim in.
+    const noCookie = await h.app.inject({
+      method: 'POST',
+      url: '/portal/sign-in',
+      payload: 'email=csrf%40example.com&password=a+long+enough+password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(noCookie.statusCode).toBe(403);
+  });
+
+  it('sign-out is a POST that ends the session server-side: the old cookie no longer opens a page', async () => {
+    const account = await h.createAccount();
+    const member = await signedInMember(h, account.id, 'out@example.com');
+    const stolen = member.jar.get('pix_portal_session')!;
+    const out = await member.post('/portal/sign-out');
+    expect(out.statusCode).toBe(303);
+    const replay = await h.app.inject({ method: 'GET', url: '/portal', headers: { cookie: `pix_portal_session=${stolen}` } });
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toMatch(/^\/portal\/sign-in/);
+    expect((await h.app.inject({ method: 'GET', url: '/portal/sign-out' })).statusCode).not.toBe(200);
+  });
+
+  it('a session unused for more than 12 hours has ended', async () => {
+    const account = await h.createAccount();
+    const member = await signedInMember(h, account.id, 'idle@example.com');
+    expect((await member.get('/portal')).statusCode).toBe(200);
+    const user = await h.c.db.selectFrom('portal_users').select('id').where('email', '=', 'idle@example.com').executeTakeFirstOrThrow();
+    await h.c.db.updateTable('portal_sessions').set({ last_seen_at: new Date(Date.now() - 12 * 3600_000 - 60_000) }).where('user_id', '=', user.id).execute();
+    expect((await member.get('/portal')).statusCode).toBe(303);
+  });
+
+  it('an unknown email and a wrong password get the same answer', async () => {
+    const account = await h.createAccount();
+    await signedInMember(h, account.id, 'same@example.com');
+    const a = portalClient(h, { address: '10.0.0.1' });
+    await a.get('/portal/sign-in');
+    const wrong = await a.post('/portal/sign-in', { email: 'same@example.com', password: 'wrong password!!' });
+    const b = portalClient(h, { address: '10.0.0.2' });
+    await b.get('/portal/sign-in');
+    const unknown = await b.post('/portal/sign-in', { email: 'nobody@example.com', password: 'wrong password!!' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    const alert = (body: string) => /role="alert">([^<]*)</.exec(body)?.[1];
+    expect(alert(wrong.body)).toBe('Email or password is incorrect.');
+    expect(alert(unknown.body)).toBe(alert(wrong.body));
+  });
+
+  it('after 10 failures for one email, even the right password gets 429 with Retry-After', async () => {
+    const account = await h.createAccount();
+    await signedInMember(h, account.id, 'victim@example.com');
+    for (let i = 0; i < 10; i++) {
+      const attacker = portalClient(h, { address: `10.9.0.${i + 1}` });
+      await attacker.get('/portal/sign-in');
+      expect((await attacker.post('/portal/sign-in', { email: 'victim@example.com', password: `guess number ${i}` })).statusCode).toBe(401);
+    }
+    const owner = portalClient(h, { address: '10.9.1.1' });
+    await owner.get('/portal/sign-in');
+    const res = await owner.post('/portal/sign-in', { email: 'victim@example.com', password: 'a long enough password' });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.body).toContain('Too many failed attempts');
+  });
+
+  it('after 10 failures from one address, that address gets 429 for any email', async () => {
+    const attacker = portalClient(h, { address: '10.8.0.1' });
+    await attacker.get('/portal/sign-in');
+    for (let i = 0; i < 10; i++) {
+      expect((await attacker.post('/portal/sign-in', { email: `spray${i}@example.com`, password: 'password123456' })).statusCode).toBe(401);
+    }
+    const res = await attacker.post('/portal/sign-in', { email: OPERATOR.email, password: OPERATOR.password });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+    const elsewhere = portalClient(h, { address: '10.8.0.2' });
+    await elsewhere.signIn(OPERATOR.email, OPERATOR.password);
+  });
+});
+
+describe('isolation', () => {
+  it("a member gets 404 for another account's transaction and for the admin panel", async () => {
+    const mine = await h.createAccount({ funds: 10 });
+    const theirs = await h.createAccount({ funds: 20 });
+    const member = await signedInMember(h, mine.id, 'iso@example.com');
+    const foreign = await h.c.db.selectFrom('transactions').select(['id', 'transaction_id']).where('account_id', '=', theirs.id).executeTakeFirstOrThrow();
+    const own = await h.c.db.selectFrom('transactions').select(['transaction_id']).where('account_id', '=', mine.id).executeTakeFirstOrThrow();
+    expect((await member.get(`/portal/transactions/${own.transaction_id}`)).statusCode).toBe(200);
+    expect((await member.get(`/portal/transactions/${foreign.transaction_id}`)).statusCode).toBe(404);
+    expect((await member.get(`/portal/transactions/${foreign.id}`)).statusCode).toBe(404);
+    expect((await member.get(`/portal/admin/accounts/${theirs.id}`)).statusCode).toBe(404);
+    expect((await member.get('/portal/admin/accounts')).statusCode).toBe(404);
+  });
+
+  it('an operator is sent to the admin panel and is not a member of any account', async () => {
+    const operator = await signedInOperator(h);
+    const home = await operator.get('/portal');
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe('/portal/admin/accounts');
+    expect((await operator.get('/portal/transactions')).statusCode).toBe(404);
+  });
+});
