@@ -56,14 +56,19 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
       c.on('end', () => {
         if (client === c) lost();
       });
-      await c.connect();
-      const schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
-      const byChannel = new Map(names.map((name) => [qualified(name, schema), name]));
-      c.on('notification', (message) => {
-        const name = byChannel.get(message.channel);
-        if (name) handlers.notify(name, message.payload);
-      });
-      for (const channel of byChannel.keys()) await c.query(`LISTEN ${quote(channel)}`);
+      try {
+        await c.connect();
+        const schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+        const byChannel = new Map(names.map((name) => [qualified(name, schema), name]));
+        c.on('notification', (message) => {
+          const name = byChannel.get(message.channel);
+          if (name) handlers.notify(name, message.payload);
+        });
+        for (const channel of byChannel.keys()) await c.query(`LISTEN ${quote(channel)}`);
+      } catch (error) {
+        await c.end().catch(() => {}); // never leave a half-set-up connection open
+        throw error;
+      }
       if (stopped) {
         await c.end().catch(() => {});
         return;
