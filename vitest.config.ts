@@ -15,6 +15,7 @@ export default defineConfig({
           exclude: ['test/postgres/**', 'test/browser/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          setupFiles: ['test/setup/response-contract.ts'],
           pool: 'forks',
           // Files share their worker process, so PGlite's WebAssembly is compiled once per worker
           // instead of once per file (about 3 s each); every file still gets its own database.
@@ -36,8 +37,9 @@ export default defineConfig({
             {
               test: {
                 name: 'postgres',
-                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts', 'test/portal/**/*.test.ts'],
+                include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts', 'test/portal/**/*.test.ts', 'test/sdk/sdk.test.ts'],
                 env: { TEST_DB: 'postgres' },
+                setupFiles: ['test/setup/response-contract.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 60_000,
                 pool: 'forks' as const,

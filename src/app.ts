@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import scalarReference from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from './container.ts';
@@ -9,7 +9,7 @@ import type { App, RouteModule } from './http/app-types.ts';
 import { errorHandler, formatForPath, sendProblem, type ErrorFormat } from './http/errors/formats.ts';
 import { toProblem } from './http/errors/problem.ts';
 import { registerJsonParser } from './http/json-body.ts';
-import { refuseNulCharacters } from './http/nul-guard.ts';
+import { refuseUnsafeText } from './http/text-guard.ts';
 import { requireAdmin } from './http/plugins/admin-auth.ts';
 import { requiredScopeOf } from './http/plugins/account-auth.ts';
 import { requireSandboxCaller } from './http/plugins/sandbox-actor.ts';
@@ -20,19 +20,39 @@ import { oauthRoutes } from './http/routes/oauth/index.ts';
 import { sandboxRoutes } from './http/routes/sandbox/index.ts';
 import { systemRoutes } from './http/routes/system/index.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { swaggerOptions } from './http/openapi/document.ts';
+import { errorSchemas } from './http/openapi/error-schemas.ts';
+import { checkResponsesAgainstDocument } from './http/openapi/response-check.ts';
+import { documentRoute, operationIdOfModule, type FamilyDocs } from './http/openapi/route-docs.ts';
 import { portalPlugin } from './portal/portal.plugin.tsx';
+import { proxyTrust } from './http/client-certificate.ts';
+import { requestIdOf } from './http/request-id.ts';
+import { httpsServerOptions } from './http/tls.ts';
 
 const ONE_MIB = 1024 * 1024;
 
 /** Builds the HTTP app without listening: `main.ts` listens, tests inject. */
-export async function buildApp(c: Container): Promise<App> {
+export async function buildApp(c: Container, options: { /** Tests: record every answer its route does not declare. */ checkResponses?: boolean } = {}): Promise<App> {
   const app = Fastify({
     loggerInstance: c.logger as FastifyBaseLogger,
     bodyLimit: ONE_MIB,
-    genReqId: () => randomUUID(),
-    // One compact access line per request (below, at debug) instead of Fastify's two at info.
+    // X-Request-Id: the caller's (or the front proxy's) when it is a sane token, else a new UUID.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? randomUUID(),
+    // X-Forwarded-For/-Proto believed only from TRUSTED_PROXIES.
+    trustProxy: proxyTrust(c.config),
+    // HTTPS (HTTP/2 and HTTP/1.1) when TLS_CERT_FILE/TLS_KEY_FILE are set.
+    ...(httpsServerOptions(c.config.tls) as object),
+    // One compact access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: true } },
+    // Path values are judged by their route's schema (an externalId may be 255 characters), not cut at 100.
+    routerOptions: { maxParamLength: 2048 },
+    // A malformed or oversized URL is refused by the router before any route: still in the family's format.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return sendProblem(reply, request, toProblem(error), formatForPath(request.url), c.clock.now());
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -49,14 +69,17 @@ export async function buildApp(c: Container): Promise<App> {
       request.body = {};
     }
   });
-  app.addHook('preValidation', refuseNulCharacters);
+  app.addHook('preValidation', refuseUnsafeText);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     c.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     const status = reply.statusCode;
-    if (status === 401 || status === 403 || status === 429) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
-    request.log.debug({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    const refused = status === 401 || status === 403 || status === 429;
+    // A refusal is counted, and its access line kept at debug (issue 12): a flood of bad tokens must
+    // not become a flood of info lines.
+    if (refused) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
+    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip }, 'request');
   });
 
   // Decisions 4.13: the OpenAPI document names the scope each bearer route needs.
@@ -64,41 +87,59 @@ export async function buildApp(c: Container): Promise<App> {
     const scope = requiredScopeOf(route.onRequest);
     if (scope && route.schema) route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'pix-account-service',
-        version: '0.1.0',
-        description: 'A payment-account service for PIX: charges, payouts, refunds, MED and webhooks.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
-        },
-      },
-    },
+  for (const schema of errorSchemas) app.addSchema(schema);
+  await app.register(swagger, swaggerOptions(c.config));
+  if (options.checkResponses) checkResponsesAgainstDocument(app as unknown as FastifyInstance);
+  // Scalar renders OpenAPI 3.1 webhooks and opens on the document's getting-started description; its
+  // script is served from node_modules (/docs/js/scalar.js), never from a CDN.
+  await app.register(scalarReference, {
+    routePrefix: '/docs',
+    configuration: {
+      pageTitle: 'pix-account-service API',
+      // Nothing that needs the internet: no hosted tools, no AI agent, no telemetry, system fonts.
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      hideClientButton: true,
+      telemetry: false,
+      withDefaultFonts: false,
+    } as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void) =>
+  const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void, docs: Partial<FamilyDocs> = {}) =>
     app.register(async (scope) => {
       const s = scope as unknown as App;
       s.setErrorHandler(errorHandler(format, () => c.clock.now()));
+      // The module being registered names its operation (createCashInRoute -> createCashIn).
+      let current: RouteModule | undefined;
+      s.addHook('onRoute', documentRoute({ format, security: [], authStatuses: [401, 403], ...docs }, () => current && operationIdOfModule(current.name)));
       setup?.(s);
-      for (const route of routes) route(s, c);
+      for (const route of routes) {
+        current = route;
+        route(s, c);
+      }
+      current = undefined;
     });
 
   await family('short', systemRoutes);
   await family('full', apiRoutes);
   await family('short', bacenRoutes);
-  await family('oauth', oauthRoutes);
-  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken)));
-  if (c.config.mode === 'sandbox') await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)));
+  await family('oauth', oauthRoutes, undefined, { security: [{ clientBasic: [] }, {}], authStatuses: [401] });
+  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401] });
+  if (c.config.mode === 'sandbox') {
+    await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
+  }
 
   // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).
-  await app.register(async (scope) => portalPlugin(scope as unknown as FastifyInstance, c), { prefix: '/portal' });
+  await app.register(
+    async (scope) => {
+      // HTML pages for people, not API operations: kept out of the OpenAPI document and its checks.
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
+      });
+      return portalPlugin(scope as unknown as FastifyInstance, c);
+    },
+    { prefix: '/portal' },
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const problem = toProblem(new DomainError('NOT_FOUND', undefined, `Route ${request.method} ${request.url.split('?')[0]} not found`));

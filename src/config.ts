@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { tokenWeakness } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
@@ -6,6 +8,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly publicHost: string;
+  /** The service's public base URL (`PUBLIC_URL`): token `iss`, OAuth discovery, OpenAPI `servers`. */
+  readonly publicUrl: string;
   readonly databaseUrl: string | undefined;
   /** A folder, or `memory://` to keep nothing. */
   readonly dataDir: string;
@@ -19,11 +23,28 @@ export interface Config {
   readonly sandboxMinExpirationS: number;
   readonly webhookRoutesEnabled: boolean;
   readonly logLevel: string;
+  /** HTTPS (HTTP/1.1 and HTTP/2) when set; `clientAuth: 'optional'` asks for a client certificate. */
+  readonly tls: TlsConfig | undefined;
+  /** Who may state the client certificate and X-Forwarded-*: see `trustedProxies()` below. */
+  readonly trustedProxies: TrustedProxies;
+  /** Bearer token `/metrics` requires; unset: public in sandbox, switched off (404) in production. */
+  readonly metricsToken: string | undefined;
+  /** Every resource call must carry the client certificate its token is bound to (RFC 8705). */
+  readonly requireCertificateBoundTokens: boolean;
   /** PostgreSQL pool size and the bound of every database wait (DB_* variables, milliseconds). */
   readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
   /** CLIENT_SECRET_HASH_KEY: the HMAC key of generated client secrets (unset: kept in the database). */
   readonly clientSecretHashKey: Buffer | undefined;
 }
+
+export interface TlsConfig {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly clientAuth: 'none' | 'optional';
+}
+
+/** `any` caller, or only these addresses and CIDRs (an empty list trusts none). */
+export type TrustedProxies = 'any' | readonly string[];
 
 export class ConfigError extends Error {
   constructor(
@@ -53,6 +74,25 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be "true" or "false", got "${raw}"`);
 }
 
+/**
+ * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
+ * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
+ */
+function publicUrlOf(raw: string | undefined, publicHost: string): string {
+  if (raw === undefined || raw === '') return `http://${publicHost}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http:// or https:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('PUBLIC_URL', 'must use http:// or https://');
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('PUBLIC_URL', 'must not carry credentials, a query or a fragment');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -72,6 +112,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminTokenGenerated = true;
   } else if (adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+  } else if (mode === 'production') {
+    const weakness = tokenWeakness(adminToken);
+    if (weakness) throw new ConfigError('ADMIN_TOKEN', weakness);
   }
   const institutionIspb = env.INSTITUTION_ISPB || '99999999';
   if (!/^\d{8}$/.test(institutionIspb)) throw new ConfigError('INSTITUTION_ISPB', 'must be exactly 8 digits');
@@ -79,14 +122,23 @@ export function loadConfig(env: Env = process.env): Config {
   if (/^[a-z]+:\/\//i.test(publicHost) || /\s|\//.test(publicHost)) {
     throw new ConfigError('PUBLIC_HOST', 'must be a host and optional port, without a scheme or path');
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined) {
+    if (metricsToken === adminToken) throw new ConfigError('METRICS_TOKEN', 'must differ from ADMIN_TOKEN (a scraper must not hold the admin token)');
+    const weakness = mode === 'production' ? tokenWeakness(metricsToken) : metricsToken.length < 16 ? 'must be at least 16 characters long' : undefined;
+    if (weakness) throw new ConfigError('METRICS_TOKEN', weakness);
+  }
+  const publicUrl = publicUrlOf(env.PUBLIC_URL, publicHost);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  const tls = tlsConfig(env);
   return Object.freeze({
     port,
     host,
     publicHost,
+    publicUrl,
     databaseUrl,
     dataDir: env.DATA_DIR || './data',
     mode,
@@ -98,9 +150,50 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMinExpirationS: integer(env, 'SANDBOX_MIN_EXPIRATION_S', 60, 30, 604_800),
     webhookRoutesEnabled: boolean(env, 'WEBHOOK_ROUTES_ENABLED', false),
     logLevel,
+    metricsToken,
+    requireCertificateBoundTokens: boolean(env, 'REQUIRE_CERTIFICATE_BOUND_TOKENS', mode === 'production'),
     database: databaseSettings(env),
+    tls,
+    trustedProxies: trustedProxies(env, mode, tls),
     clientSecretHashKey: clientSecretHashKey(env),
   });
+}
+
+function tlsConfig(env: Env): TlsConfig | undefined {
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  const clientAuth = env.TLS_CLIENT_AUTH || 'none';
+  if (clientAuth !== 'none' && clientAuth !== 'optional') {
+    throw new ConfigError('TLS_CLIENT_AUTH', `must be "optional" (or "none"), got "${clientAuth}"`);
+  }
+  if (certFile === undefined && keyFile === undefined) {
+    if (clientAuth === 'optional') throw new ConfigError('TLS_CLIENT_AUTH', 'needs TLS_CERT_FILE and TLS_KEY_FILE');
+    return undefined;
+  }
+  if (certFile === undefined) throw new ConfigError('TLS_CERT_FILE', 'is required when TLS_KEY_FILE is set');
+  if (keyFile === undefined) throw new ConfigError('TLS_KEY_FILE', 'is required when TLS_CERT_FILE is set');
+  return Object.freeze({ certFile, keyFile, clientAuth });
+}
+
+/**
+ * TRUSTED_PROXIES: comma-separated addresses and CIDRs. Unset: a plain-HTTP sandbox trusts any caller
+ * (the local sandbox and its tests send X-SSL-Client-Cert directly); production, or a service that
+ * terminates TLS itself, trusts none.
+ */
+function trustedProxies(env: Env, mode: string, tls: TlsConfig | undefined): TrustedProxies {
+  const raw = env.TRUSTED_PROXIES;
+  if (raw === undefined || raw.trim() === '') return mode === 'sandbox' && tls === undefined ? 'any' : Object.freeze([]);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError('TRUSTED_PROXIES', `must list IP addresses or CIDRs separated by commas; "${entry}" is neither`);
+    }
+  }
+  return Object.freeze(entries);
 }
 
 /** DB_POOL_SIZE and the DB_*_MS bounds (docs/decisions.md "Database faults"). */

@@ -5,8 +5,12 @@ import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
-import { createLedger } from './ledger/ledger.ts';
-import { createMetrics } from './metrics.ts';
+import { checkLedger, createLedger } from './ledger/ledger.ts';
+import { createMetrics, observeRuntime } from './metrics.ts';
+import type { PixNetwork } from './network/pix-network.ts';
+import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
+import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
+import { unconfiguredNetwork } from './network/unconfigured-network.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
 import { createCredentialService } from './services/auth/credential.service.ts';
@@ -15,14 +19,20 @@ import { watchAccessChanges } from './services/auth/access-watch.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createSecretHasher } from './services/auth/secret-hash.ts';
 import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
+import { createFailureLimits } from './services/auth/failure-limits.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
+import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
 import { createPayoutsModule } from './services/payouts/payouts.module.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
+import { createOnUsCredit } from './services/payouts/on-us.ts';
+import { createSettlement } from './services/settlement/settlement.service.ts';
+import { createIdempotency } from './services/idempotency/idempotency.service.ts';
+import { bankByIspb } from './network/sandbox/banks.ts';
 import { createChargeLocations } from './services/charges/charge-location.ts';
-import { createChargePayments, type SplitsAfterPayment } from './services/charges/charge-payment.ts';
+import { createChargePayments } from './services/charges/charge-payment.ts';
 import { createChargeService } from './services/charges/charge.service.ts';
 import { createChargeSplits } from './services/charges/charge-splits.ts';
 import { createOutbox } from './webhooks/outbox.ts';
@@ -32,6 +42,7 @@ import { createMedService } from './services/med/med.service.ts';
 import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
@@ -44,6 +55,8 @@ export interface ContainerOptions {
   clock?: Clock;
   database?: Database;
   logger?: Logger;
+  /** Resolves webhook host names at registration (production); tests pass one that needs no DNS. */
+  resolver?: HostResolver;
 }
 
 /**
@@ -76,6 +89,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
 
   const metrics = createMetrics();
   const ledger = createLedger({ clock });
+  // The PIX network: the sandbox simulator, or production's unconfigured network (no provider in
+  // this codebase: off-us payments answer PROVIDER_UNAVAILABLE).
+  const network: PixNetwork =
+    config.mode === 'sandbox'
+      ? createSandboxNetwork({ db, clock, settlementDelayMs: config.sandboxSettlementDelayMs, institutionIspb: config.institutionIspb })
+      : unconfiguredNetwork;
+  const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
   const accounts = createAccountService({ db, clock });
@@ -93,38 +113,46 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
-  const tokens = createTokenService({ clock, keys: signingKeys });
+  const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
+  /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
+  const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
   /** Verifies account access tokens; remembers still-active answers while told of every change. */
   const accountTokens = createBearerAuthenticator({ db, tokens, clock });
-  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, secrets });
+  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
-  // Split payouts go through the payouts feature's settlement, built below once it exists.
-  let chargeSplits: SplitsAfterPayment | undefined;
+  // The one settlement path of every outgoing debit (registerHook/start/finishNow), the one
+  // idempotency mechanism, and the receiving side of on-us payments: built once, here, and handed
+  // to the features that use them, so no feature builds another's pieces and no wiring is late.
+  const settlement = createSettlement({ db, clock, ledger, scheduler, network, logger });
+  const idempotency = createIdempotency({ db, clock });
+  const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
+  const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
+  // Charges: split payouts (settled by the settlement path, on-us through creditOnUs), then payments.
+  const chargeSplits = createChargeSplits({ db, clock, config, ledger, outbox, scheduler, settlement, creditOnUs, logger });
   const chargePayments = createChargePayments({
-    db, clock, config, ledger, outbox, scheduler,
-    splits: { afterPayment: (trx, charge, tx) => (chargeSplits ? chargeSplits.afterPayment(trx, charge, tx) : Promise.resolve()) },
+    db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
   });
-  // Payouts: the PIX network port (sandbox adapter), the one settlement job of every outgoing debit
-  // (`payouts.settlement`: registerHook/start/finishNow), cash-out by key and QR code, /dict/pix.
+  // Payouts: cash-out by key and QR code (paying our own charges on-us), /dict/pix, payout refunds.
   const payouts = createPayoutsModule({
-    config, db, clock, ledger, outbox, scheduler, logger,
-    onUsCharges: () => chargePayments as OnUsCharges,
+    config, db, clock, ledger, outbox, logger, network, scenarios, settlement, idempotency, institution, creditOnUs,
+    onUsCharges: chargePayments satisfies OnUsCharges,
     engine: database.engine,
   });
-  // Refunds (refund-in, devolucao) settle through the payouts settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement: payouts.settlement });
-  registerRefundHooks(payouts.settlement, outbox);
-  chargeSplits = createChargeSplits({ db, clock, config, ledger, outbox, scheduler, settlement: payouts.settlement, creditOnUs: payouts.creditOnUs, logger });
+  registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
+  observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
+  // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
+  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
+  registerRefundHooks(settlement, outbox);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
   // Infraction notices from the network (the simulator here, a provider adapter in production) open
   // and move MEDs through the same service as the sandbox routes.
-  payouts.network.subscribeInfractions(meds.sink);
+  network.subscribeInfractions(meds.sink);
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode });
+  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({
@@ -158,6 +186,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     db,
     metrics,
     ledger,
+    /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */
+    checkLedger: () => checkLedger(db),
+    /** The PIX network adapter (the sandbox simulator in sandbox mode). */
+    network,
     outbox,
     scheduler,
     accounts,
@@ -168,14 +200,15 @@ export async function createContainer(config: Config, options: ContainerOptions 
     secrets,
     tokens,
     tokenGrants,
+    authFailures,
     deposits,
     payouts,
     /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */
-    settlement: payouts.settlement,
+    settlement,
     /** The account's transactions: list and poll (any feature may read through it). */
     transactions: payouts.transactions,
     /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
-    idempotency: payouts.idempotency,
+    idempotency,
     refunds,
     /** MED: also the `InfractionSink` a provider adapter feeds (`meds.sink`). */
     meds,

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContainer } from './container.ts';
 import { DataDirLockedError } from './db/database.ts';
+import { reloadCertificatesOnSighup } from './http/tls.ts';
 import { ensureDemoAccount, printDemo } from './services/sandbox/demo-account.ts';
 
 async function main() {
@@ -25,6 +26,8 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  reloadCertificatesOnSighup(app.server, config.tls, c.logger);
 
   await app.listen({ port: config.port, host: config.host });
   c.start();

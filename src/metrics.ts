@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one service instance (a registry per instance, so tests do not share one). */
 export function createMetrics() {
@@ -43,3 +43,42 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Figures read at scrape time from the parts that keep them: the database pool (PostgreSQL) and the
+ * payout batcher (group commit).
+ */
+export function observeRuntime(
+  metrics: Metrics,
+  sources: {
+    pool?: (() => { total: number; idle: number; waiting: number }) | undefined;
+    batcher?: () => { batches: number; items: number; retries: number; fallbacks: number } | undefined;
+  },
+) {
+  const { pool, batcher } = sources;
+  if (pool) {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections: total open, idle, and callers waiting for one',
+      labelNames: ['state'] as const,
+      registers: [metrics.registry],
+      collect() {
+        const now = pool();
+        for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, now[state]);
+      },
+    });
+  }
+  if (batcher) {
+    new Gauge({
+      name: 'payout_batcher_count',
+      help: 'Payout group commit since start: batches run, payouts they carried, batches rerun after a deadlock, batches run item by item after a failure',
+      labelNames: ['what'] as const,
+      registers: [metrics.registry],
+      collect() {
+        const now = batcher();
+        if (!now) return;
+        for (const what of ['batches', 'items', 'retries', 'fallbacks'] as const) this.set({ what }, now[what]);
+      },
+    });
+  }
+}

@@ -7,10 +7,12 @@ import { loadConfig } from '../src/config.ts';
 import { createContainer, type Container } from '../src/container.ts';
 import { openDatabase, type DatabaseOptions } from '../src/db/database.ts';
 import { AdjustableClock } from '../src/domain/clock.ts';
+import type { HostResolver } from '../src/webhooks/host-resolver.ts';
 import type { App } from '../src/http/app-types.ts';
 import { cpf } from './factories.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+// Strong enough for production mode's ADMIN_TOKEN rule (32+ characters, 128+ bits).
+export const ADMIN_TOKEN = 'test-admin-token-0123456789-QWERTYUIOPzxcv';
 export const TEST_START = new Date('2026-11-20T15:00:00.000Z'); // 12:00 in São Paulo, a Friday
 
 /** True when this run targets the real PostgreSQL (the "postgres" Vitest project). */
@@ -20,6 +22,10 @@ export interface HarnessOptions {
   /** Extra environment for loadConfig (e.g. WEBHOOK_ROUTES_ENABLED). */
   env?: Record<string, string>;
   start?: Date;
+  /** false: `close` skips the ledger check (suites that break the ledger on purpose). */
+  checkLedgerOnClose?: boolean;
+  /** Resolves webhook host names (production registration) without DNS. */
+  resolver?: HostResolver;
   /** PostgreSQL only: connection settings over the defaults (a proxy's URL, timeouts, pool size, name). */
   postgres?: { url?: string } & Pick<DatabaseOptions, 'timeouts' | 'applicationName' | 'poolSize'>;
 }
@@ -52,10 +58,11 @@ export async function startHarness(options: HarnessOptions = {}) {
     SANDBOX_SETTLEMENT_DELAY_MS: '1000',
     ...options.env,
   });
-  const c = await createContainer(config, { clock, database, logger });
-  const app = await buildApp(c);
+  const c = await createContainer(config, { clock, database, logger, ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const app = await buildApp(c, { checkResponses: true });
   await app.ready();
   let seq = 0;
+  const certificateOfToken = new Map<string, string>();
 
   const h = {
     c,
@@ -120,9 +127,14 @@ export async function startHarness(options: HarnessOptions = {}) {
         payload: { clientId, clientSecret },
       });
       if (res.statusCode !== 201) throw new Error(`tokenFor (token): ${res.statusCode} ${res.body}`);
-      return res.json().access_token as string;
+      const token = res.json().access_token as string;
+      certificateOfToken.set(token, encodeURIComponent(cert.json().certificatePem));
+      return token;
     },
-    /** A call with an account's bearer token (and any extra headers). */
+    /**
+     * A call with an account's bearer token (and any extra headers). A token from `tokenFor` travels
+     * with its certificate, as a client behind the TLS proxy does (REQUIRE_CERTIFICATE_BOUND_TOKENS).
+     */
     async api(
       method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT',
       url: string,
@@ -133,11 +145,17 @@ export async function startHarness(options: HarnessOptions = {}) {
       return app.inject({
         method,
         url,
-        headers: { ...headers, authorization: `Bearer ${token}` },
+        headers: {
+          ...(certificateOfToken.has(token) ? { 'x-ssl-client-cert': certificateOfToken.get(token)! } : {}),
+          ...headers,
+          authorization: `Bearer ${token}`,
+        },
         ...(body !== undefined ? { payload: body as object } : {}),
       });
     },
+    /** Every suite ends with the ledger check: whatever it did, the books must balance. */
     async close() {
+      const ledger = options.checkLedgerOnClose === false ? undefined : await c.checkLedger().catch((error: unknown) => ({ ok: false, error }));
       await app.close();
       await c.close();
       if (schema) {
@@ -146,6 +164,7 @@ export async function startHarness(options: HarnessOptions = {}) {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         await client.end();
       }
+      if (ledger && !ledger.ok) throw new Error(`ledger check failed at the end of the suite: ${JSON.stringify(ledger)}`);
     },
   };
   return h;

@@ -4,7 +4,8 @@
  * the background as in production. Two loads: across many accounts, and on one hot account.
  * Runs on embedded PGlite, and on PostgreSQL too when TEST_DATABASE_URL or DATABASE_URL is set
  * (private schema, dropped afterwards). Prints req/s, p50/p99 latency and peak RSS, then checks
- * the invariants (postings equal balances, no negative balance, each externalId once, every 201
+ * the invariants (the ledger check: balanced journals, postings equal balances, no negative balance;
+ * each externalId once, every 201
  * stored) and exits non-zero if one breaks.
  * Env: BENCH_SECONDS (default 10), BENCH_CLIENTS (default 16), BENCH_ACCOUNTS (default 64),
  * BENCH_SETTLEMENT_DELAY_MS (default 200; large: settlements wait until the end, after the loads),
@@ -22,7 +23,6 @@ import { loadConfig } from '../../src/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { systemClock } from '../../src/domain/clock.ts';
-import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { cnpj, cpf } from '../../test/factories.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -156,10 +156,14 @@ async function load(s: Service, label: string, accounts: Array<{ id: number; tok
 async function invariants(s: Service, created: string[]): Promise<string[]> {
   const db = s.c.db;
   const broken: string[] = [];
-  const drift = await findLedgerDrift(db);
-  if (drift.length > 0) broken.push(`ledger drift on ${drift.length} accounts: ${JSON.stringify(drift.slice(0, 3))}`);
-  const negative = await db.selectFrom('accounts').select('id').where((e) => e.or([e('available', '<', 0), e('blocked', '<', 0)])).execute();
-  if (negative.length > 0) broken.push(`negative balances on accounts ${negative.map((r) => r.id).join(',')}`);
+  // The ledger check: balanced journals, postings summing to zero, balances equal to postings, none negative.
+  const ledger = await s.c.checkLedger();
+  if (!ledger.ok) {
+    broken.push(
+      `ledger check failed: total ${ledger.postings.total}, ${ledger.unbalancedJournals.count} unbalanced journals, ` +
+        `drift on ${ledger.drift.count} accounts ${JSON.stringify(ledger.drift.items.slice(0, 3))}, ${ledger.negativeBalances.count} negative balances`,
+    );
+  }
   const dup = await db
     .selectFrom('transactions')
     .select(['account_id', 'external_id'])

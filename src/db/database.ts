@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from './pglite-dialect.ts';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
@@ -16,6 +17,8 @@ export interface Database {
   readonly engine: 'postgres' | 'pglite';
   /** Subscribes to NOTIFY channels (wake-ups for due jobs and deliveries, see notifications.ts). */
   readonly listen: Listen;
+  /** PostgreSQL: the connection pool's counts (metrics). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -83,6 +86,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     db,
     engine: 'postgres',
     listen: postgresListen({ connection, timeouts, logger: options.logger }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

@@ -34,6 +34,14 @@ export async function migrate(db: Kysely<any>): Promise<string[]> {
   return applied;
 }
 
+/** Migration files not applied to this database yet (GET /ready: an instance older than its schema, or newer). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const files = readdirSync(folder).filter((name) => name.endsWith('.sql'));
+  const applied = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db);
+  const done = new Set(applied.rows.map((r) => r.name));
+  return files.filter((name) => !done.has(name)).sort();
+}
+
 /**
  * Splits a migration into statements, because PGlite's extended protocol runs one at a time.
  * Respects quotes, dollar-quoted bodies and comments.

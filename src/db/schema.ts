@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Cents } from '../domain/money.ts';
 import type { AuthTables } from './schema/auth.ts';
 import type { ChargeTables } from './schema/charges.ts';
 import type { PayoutTables } from './schema/payouts.ts';
@@ -16,14 +17,14 @@ export interface AccountsTable {
   document: string;
   type: 'INDIVIDUAL' | 'COMPANY';
   pix_key: string;
-  available: Generated<number>;
-  blocked: Generated<number>;
-  limit_per_transaction: number;
-  limit_daily: number;
-  limit_nightly: number;
-  fee_cash_in_fixed: Generated<number>;
+  available: Generated<Cents>;
+  blocked: Generated<Cents>;
+  limit_per_transaction: Cents;
+  limit_daily: Cents;
+  limit_nightly: Cents;
+  fee_cash_in_fixed: Generated<Cents>;
   fee_cash_in_percent_bp: Generated<number>;
-  fee_cash_out_fixed: Generated<number>;
+  fee_cash_out_fixed: Generated<Cents>;
   fee_cash_out_percent_bp: Generated<number>;
   split_frequency: Generated<string>;
   is_demo: Generated<boolean>;
@@ -63,10 +64,10 @@ export interface TransactionsTable {
   origin: string;
   family: Generated<'api' | 'bacen'>;
   external_id: string | null;
-  original_amount: number;
-  fee_amount: Generated<number>;
-  final_amount: number;
-  refunded_amount: Generated<number>;
+  original_amount: Cents;
+  fee_amount: Generated<Cents>;
+  final_amount: Cents;
+  refunded_amount: Generated<Cents>;
   end_to_end_id: string | null;
   pix_key: string | null;
   description: string | null;
@@ -82,12 +83,22 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
+/** The chart's system accounts (fee revenue, clearing per network, ...); customer buckets live on `accounts`. */
+export interface LedgerAccountsTable {
+  code: string;
+  description: string;
+}
+
+/** One line of a journal entry: a customer bucket (account_id + bucket) or a system account (ledger_account). */
 export interface PostingsTable {
   id: Generated<number>;
-  account_id: number;
+  account_id: number | null;
   transaction_id: number | null;
-  bucket: 'available' | 'blocked';
-  delta: number;
+  bucket: 'available' | 'blocked' | null;
+  ledger_account: string | null;
+  /** The postings of one movement share it and sum to zero. */
+  journal_id: string;
+  delta: Cents;
   reason: string;
   created_at: Timestamp;
 }
@@ -152,6 +163,7 @@ export interface CoreTables {
   account_keys: AccountKeysTable;
   transactions: TransactionsTable;
   postings: PostingsTable;
+  ledger_accounts: LedgerAccountsTable;
   certificates: CertificatesTable;
   credentials: CredentialsTable;
   jobs: JobsTable;

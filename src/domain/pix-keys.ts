@@ -110,3 +110,32 @@ export function toDictKey(key: string, publicType: PublicKeyType): DictKey | und
       return { type: 'EVP', normalized: k };
   }
 }
+
+/** The key types a cash-in split names (the spec's list: CPF and CNPJ instead of DOCUMENT). */
+export type SplitKeyType = 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'RANDOM';
+const SPLIT_TO_PUBLIC: Record<SplitKeyType, PublicKeyType> = { EMAIL: 'EMAIL', PHONE: 'PHONE', CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', RANDOM: 'RANDOM' };
+
+/** A split's key in its DICT form; undefined when it is not a key of that type (a CNPJ typed CPF included). */
+export function splitDictKey(key: string, type: SplitKeyType): DictKey | undefined {
+  const publicType = SPLIT_TO_PUBLIC[type];
+  if (publicType === undefined) return undefined;
+  const dict = toDictKey(key, publicType);
+  if (!dict || (publicType === 'DOCUMENT' && dict.type !== type)) return undefined;
+  return dict;
+}
+
+const PUBLIC_KEY_TYPES = new Set<string>(['DOCUMENT', 'RANDOM', 'EMAIL', 'PHONE']);
+
+/**
+ * A key typed in either family's words (DICT's CPF/CNPJ/EMAIL/PHONE/EVP or the public DOCUMENT/RANDOM/
+ * EMAIL/PHONE), in its DICT form; undefined when it is not a key of that type (the sandbox directory).
+ */
+export function directoryKey(key: string, type: DictKeyType | PublicKeyType): DictKey | undefined {
+  const dict = detectDictKey(key);
+  const sameType =
+    dict !== undefined &&
+    (dict.type === type || (type === 'DOCUMENT' && (dict.type === 'CPF' || dict.type === 'CNPJ')) || (type === 'RANDOM' && dict.type === 'EVP'));
+  if (sameType) return dict;
+  if (PUBLIC_KEY_TYPES.has(type)) return toDictKey(key, type as PublicKeyType);
+  return undefined;
+}

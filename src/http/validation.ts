@@ -3,6 +3,8 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { centsFromNumber } from '../domain/money.ts';
 import { isUuidV4 } from '../domain/ids.ts';
+import { addFormatChecks, formatChecks } from './format-checks.ts';
+import { findUnsafeText } from './text-guard.ts';
 
 /**
  * Custom formats shared by every schema. A schema says `format: 'money'` and both validation and the
@@ -12,10 +14,9 @@ const formatMessages: Record<string, string> = {
   money: 'must be a number with at most 2 decimal places',
   'uuid-v4': 'must be a UUID v4',
   email: 'must be a valid e-mail address',
-  'date-time': 'must be an ISO 8601 date-time',
-  date: 'must be an ISO 8601 date (YYYY-MM-DD)',
   uri: 'must be a valid URL',
   uuid: 'must be a UUID',
+  ...Object.fromEntries(Object.entries(formatChecks).map(([name, check]) => [name, check.message])),
 };
 
 function newAjv(coerceTypes: boolean) {
@@ -29,6 +30,7 @@ function newAjv(coerceTypes: boolean) {
   addFormats.default(ajv);
   ajv.addFormat('money', { type: 'number', validate: (v: number) => centsFromNumber(v) !== undefined });
   ajv.addFormat('uuid-v4', { type: 'string', validate: (v: string) => isUuidV4(v) });
+  addFormatChecks(ajv);
   return ajv;
 }
 
@@ -39,8 +41,29 @@ const coercingAjv = newAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strictAjv : coercingAjv;
-  return ajv.compile(withSafeIntegers(schema) as object) as ValidateFunction;
+  const validate = ajv.compile(withSafeIntegers(schema) as object) as ValidateFunction;
+  return httpPart === 'headers' ? validate : withTextGuard(validate);
 };
+
+/**
+ * The schema's errors plus unsafe text (NUL, lone surrogates) anywhere in the part, in one answer. The
+ * unsafe-text error comes first, so it is the text its field gets.
+ */
+function withTextGuard(validate: ValidateFunction) {
+  const guarded = (data: unknown, cxt?: unknown) => {
+    const valid = (validate as (d: unknown, c?: unknown) => boolean)(data, cxt);
+    const unsafe = findUnsafeText(data).map(
+      (u): ErrorObject => ({ keyword: 'unsafeText', instancePath: u.path.map((k) => `/${String(k).replaceAll('~', '~0').replaceAll('/', '~1')}`).join(''), schemaPath: '', params: {}, message: u.reason }),
+    );
+    const errors = [...unsafe, ...(valid ? [] : (validate.errors ?? []))];
+    guarded.errors = errors.length > 0 ? errors : null;
+    return errors.length === 0;
+  };
+  guarded.errors = null as ErrorObject[] | null;
+  // Fastify passes the parent context (so ajv may replace a root value) only to ajv's own functions.
+  Object.assign(guarded, { schemaEnv: validate.schemaEnv });
+  return guarded;
+}
 
 /**
  * ajv's `integer` accepts Infinity ("1e400" in a query string) and integers no bigint column holds

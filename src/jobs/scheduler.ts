@@ -298,6 +298,8 @@ export function createScheduler(deps: {
     scheduleManyStatement,
     runDue,
     wakeAt,
+    /** Started and not stopped: the poller is claiming due jobs (GET /ready). */
+    isRunning: () => !stopped,
     start() {
       if (!stopped) return;
       stopped = false;

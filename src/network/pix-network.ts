@@ -1,5 +1,6 @@
 import type { DictKey } from '../domain/pix-keys.ts';
 import type { Cents } from '../domain/money.ts';
+import type { NetworkClearingAccount } from '../ledger/chart.ts';
 import type { InfractionSink } from './infractions.ts';
 
 /**
@@ -44,6 +45,8 @@ export type PaymentOutcome =
   | { status: 'pending'; checkAgainAt: Date };
 
 export interface PixNetwork {
+  /** This network's settlement clearing account in the ledger's chart (money out and in through it). */
+  readonly ledgerAccount: NetworkClearingAccount;
   /**
    * Who holds a key. `hint` is what the payer claims (a simulator may echo it for holders it
    * invents); a real directory ignores it.

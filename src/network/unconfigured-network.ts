@@ -8,6 +8,7 @@ import type { PixNetwork } from './pix-network.ts';
  * and keep working. A real provider is another implementation of PixNetwork.
  */
 export const unconfiguredNetwork: PixNetwork = {
+  ledgerAccount: 'network:unconfigured',
   async lookupKey() {
     throw new DomainError('PROVIDER_UNAVAILABLE', { provider: 'none' }, 'No PIX network provider is configured in production mode.');
   },

@@ -2,11 +2,11 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../domain/ids.ts';
-import { feeFor, type Cents } from '../domain/money.ts';
+import { cents, feeFor, type Cents } from '../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../db/repos/transactions.repo.ts';
 import type { AccountRow } from '../db/repos/accounts.repo.ts';
 import type { Counterpart, DB } from '../db/schema.ts';
-import type { Ledger } from '../ledger/ledger.ts';
+import type { Ledger, SystemAccount } from '../ledger/ledger.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
 import { transactionEvent } from '../webhooks/payloads/transaction-event.ts';
 
@@ -26,9 +26,11 @@ export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: 
       pixKey: string;
       description: string | null;
       counterpart: Counterpart;
+      /** Where the money comes from: the outside world (sandbox deposit), on-us clearing, a network. */
+      from: SystemAccount;
     },
   ): Promise<TransactionRow> {
-    const fee = feeFor(input.amount, { fixed: receiver.fee_cash_in_fixed as Cents, percentBp: receiver.fee_cash_in_percent_bp });
+    const fee = feeFor(input.amount, { fixed: receiver.fee_cash_in_fixed, percentBp: receiver.fee_cash_in_percent_bp });
     if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, "The receiver's cash-in fee leaves nothing to credit");
     const now = deps.clock.now();
     const tx = await transactionsRepo.insert(trx, {
@@ -40,7 +42,7 @@ export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: 
       external_id: null,
       original_amount: input.amount,
       fee_amount: fee,
-      final_amount: input.amount - fee,
+      final_amount: cents(input.amount - fee),
       end_to_end_id: input.endToEndId,
       pix_key: input.pixKey,
       description: input.description,
@@ -53,7 +55,7 @@ export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: 
       processed_at: now,
       updated_at: now,
     });
-    const credited = await deps.ledger.creditOne(trx, { accountId: receiver.id, amount: (input.amount - fee) as Cents, transactionId: tx.id, reason: input.origin });
+    const credited = await deps.ledger.creditOne(trx, { accountId: receiver.id, amount: cents(input.amount - fee), transactionId: tx.id, reason: input.origin, counter: input.from, fee });
     if (!credited.ok) throw new Error(`credit of received PIX ${tx.id}: ${credited.error}`);
     await deps.outbox.emit(trx, { accountId: receiver.id, type: 'cash_in', transactionId: tx.id, payload: transactionEvent('CashIn', tx) });
     return tx;

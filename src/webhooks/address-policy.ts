@@ -96,6 +96,18 @@ export function ipv6Bytes(address: string): number[] | undefined {
 
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
 
+/**
+ * The verdict for every address a host name resolved to: refused when ANY is not public (a name with
+ * one public and one private address could be answered either way at connect time).
+ */
+export function checkAddresses(addresses: ReadonlyArray<{ address: string }>): AddressVerdict {
+  for (const entry of addresses) {
+    const verdict = checkAddress(entry.address);
+    if (!verdict.allowed) return verdict;
+  }
+  return { allowed: true };
+}
+
 /** The verdict for one IP address (v4 or v6 text); anything that is not an IP address is refused. */
 export function checkAddress(address: string): AddressVerdict {
   const text = address.replace(/^\[|\]$/g, '');

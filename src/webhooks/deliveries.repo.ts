@@ -54,9 +54,12 @@ export interface AttemptLog {
 export const deliveriesRepo = {
   /**
    * Claims up to `limit` due deliveries in one statement (its own short transaction): locked rows
-   * are skipped, so concurrent relays take disjoint sets, and each claimed row's next attempt moves
-   * to the lease end, so no relay sees it as due while this one holds it. A relay that dies before
-   * writing the result leaves the row due again once the lease ends: delivered at least once.
+   * are skipped, so concurrent relays take disjoint sets, and each claimed row is leased, so no relay
+   * takes it while this one holds it. A relay that dies before writing the result leaves the row
+   * due again once the lease ends: delivered at least once.
+   *
+   * Due is business time (`now`, the service clock, which the sandbox moves); the lease is liveness,
+   * measured on the database server's real clock, shared by every relay and never moved by the sandbox.
    */
   /** When the earliest pending delivery (or the lease of a claimed one) falls due, if any. */
   async nextDue(db: Db): Promise<Date | undefined> {
@@ -64,7 +67,7 @@ export const deliveriesRepo = {
     return row?.next ?? undefined;
   },
 
-  async claim(db: Db, input: { now: Date; leaseUntil: Date; token: string; limit: number }): Promise<ClaimedDelivery[]> {
+  async claim(db: Db, input: { now: Date; leaseSeconds: number; token: string; limit: number }): Promise<ClaimedDelivery[]> {
     const result = await sql<{
       id: number;
       attempts: number;
@@ -81,12 +84,13 @@ export const deliveriesRepo = {
       WITH due AS (
         SELECT id FROM webhook_deliveries
          WHERE status = 'pending' AND next_attempt_at <= ${input.now}
+           AND (lease_until IS NULL OR lease_until <= clock_timestamp())
          ORDER BY next_attempt_at, id
          LIMIT ${input.limit}
          FOR UPDATE SKIP LOCKED
       ), claimed AS (
         UPDATE webhook_deliveries d
-           SET next_attempt_at = ${input.leaseUntil}, claim_token = ${input.token}::uuid
+           SET lease_until = clock_timestamp() + make_interval(secs => ${input.leaseSeconds}::double precision), claim_token = ${input.token}::uuid
           FROM due WHERE d.id = due.id
         RETURNING d.id, d.attempts, d.account_id, d.event_id, d.webhook_id
       )
@@ -129,7 +133,7 @@ export const deliveriesRepo = {
       UPDATE webhook_deliveries d
          SET status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
              last_status_code = v.status_code, last_error = v.error, delivered_at = v.delivered_at,
-             claim_token = NULL, updated_at = ${now}
+             claim_token = NULL, lease_until = NULL, updated_at = ${now}
         FROM (VALUES ${sql.join(rows)}) AS v(id, claim_token, status, attempts, next_attempt_at, status_code, error, delivered_at)
        WHERE d.id = v.id AND d.claim_token = v.claim_token`.execute(db);
     return Number(updated.numAffectedRows ?? 0);

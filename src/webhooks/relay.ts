@@ -33,7 +33,10 @@ interface Outcome {
 
 export interface RelayOptions {
   db: Kysely<DB>;
-  /** The service clock: due times, retries and leases (advancing the sandbox clock makes retries due). */
+  /**
+   * The service clock: due times and retries (advancing the sandbox clock makes retries due). Leases
+   * are liveness and are measured on real time (the database's clock), never on this one.
+   */
   clock: Clock;
   /**
    * The clock of `webhook-timestamp`: receivers compare it with their own wall clock, so it stays
@@ -75,8 +78,7 @@ export function createRelay(options: RelayOptions) {
   const random = options.random ?? Math.random;
 
   async function claim(limit = batchSize): Promise<ClaimedDelivery[]> {
-    const now = clock.now();
-    return deliveriesRepo.claim(db, { now, leaseUntil: new Date(now.getTime() + leaseMs), token: randomUUID(), limit });
+    return deliveriesRepo.claim(db, { now: clock.now(), leaseSeconds: leaseMs / 1000, token: randomUUID(), limit });
   }
 
   function outcomeOf(d: ClaimedDelivery, attempt: AttemptResult): Outcome {
@@ -139,9 +141,16 @@ export function createRelay(options: RelayOptions) {
   }
 
   function observe(outcomes: Outcome[]) {
-    if (!options.metrics) return;
     for (const o of outcomes) {
       const outcome = o.disableWebhookId ? 'gone' : o.result.status === 'pending' ? 'retry' : o.result.status;
+      // One line per failed attempt (operations: "why does this receiver not get its webhooks?").
+      if (outcome !== 'delivered') {
+        logger.warn(
+          { deliveryId: o.result.id, attempt: o.result.attempts, outcome, statusCode: o.result.statusCode, error: o.result.error, url: o.log?.url, nextAttemptAt: o.result.status === 'pending' ? o.result.nextAttemptAt : undefined },
+          'webhook attempt failed',
+        );
+      }
+      if (!options.metrics) continue;
       options.metrics.attempts.inc({ outcome });
       if (o.log) options.metrics.attemptDuration.observe(o.log.durationMs / 1000);
     }

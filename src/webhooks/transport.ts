@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { checkAddress } from './address-policy.ts';
+import { checkAddress, checkAddresses } from './address-policy.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const EXCERPT_BYTES = 1024;
@@ -37,10 +37,8 @@ function guardedLookup(
 ) {
   dnsLookup(hostname, { all: true, family: options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : (options.family as 0 | 4 | 6 | undefined) ?? 0 }, (error, addresses) => {
     if (error) return callback(error, []);
-    for (const entry of addresses) {
-      const verdict = checkAddress(entry.address);
-      if (!verdict.allowed) return callback(new BlockedDestinationError(`refused destination ${hostname}: ${verdict.reason}`), []);
-    }
+    const verdict = checkAddresses(addresses);
+    if (!verdict.allowed) return callback(new BlockedDestinationError(`refused destination ${hostname}: ${verdict.reason}`), []);
     if (options.all) return callback(null, addresses);
     const first = addresses[0]!;
     return callback(null, first.address, first.family);

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import type { WebhookHeader } from '../db/schema/webhooks.ts';
-import { checkAddress } from './address-policy.ts';
+import { DomainError } from '../domain/errors/domain-error.ts';
+import { checkAddress, checkAddresses } from './address-policy.ts';
+import type { HostResolver } from './host-resolver.ts';
 
 /** Header names a registration may not set: the transport and the signature own them. */
 export const BLOCKED_HEADER_NAMES = ['host', 'content-length', 'connection', 'transfer-encoding', 'content-type', 'user-agent'] as const;
@@ -14,8 +16,8 @@ export type Mode = 'sandbox' | 'production';
  * The registration URL rules; answers the normalised URL or the problems, one text per field.
  * HTTPS only; the sandbox also accepts plain HTTP to localhost and 127.0.0.1 (any port), so a
  * developer's local receiver works. No credentials in the URL (they would leak into logs).
- * Production also refuses literal private addresses here; names are checked when resolved at
- * delivery time.
+ * Production also refuses localhost names and literal private addresses here; `checkWebhookHost`
+ * then resolves names (registration), and the transport checks them again at each delivery.
  */
 export function checkWebhookUrl(raw: string, mode: Mode, field = 'url'): { ok: true; url: string } | { ok: false; problems: string[] } {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, problems: [`${field} must be at most ${MAX_URL_LENGTH} characters long`] };
@@ -38,7 +40,8 @@ export function checkWebhookUrl(raw: string, mode: Mode, field = 'url'): { ok: t
   }
   if (url.username || url.password) return { ok: false, problems: [`${field} must not contain credentials`] };
   if (mode === 'production') {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // "localhost." is localhost: a fully qualified name's trailing dot changes nothing for a resolver.
+    const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
     if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, problems: [`${field} must not point to localhost`] };
     if (isIP(host)) {
       const verdict = checkAddress(host);
@@ -47,6 +50,43 @@ export function checkWebhookUrl(raw: string, mode: Mode, field = 'url'): { ok: t
   }
   url.hash = '';
   return { ok: true, url: url.href };
+}
+
+/** How long a registration waits for the host name to resolve. */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
+
+/**
+ * Production registration (issue 10 item 10): resolves the URL's host name now and refuses it, with
+ * the delivery guard's reason, when any address it resolves to is not public; a name that does not
+ * exist is refused too. A resolver that fails or does not answer in time is not the caller's fault:
+ * 503 with Retry-After. Run it outside any database transaction (it is a network call).
+ */
+export async function checkWebhookHost(normalisedUrl: string, resolve: HostResolver, field = 'url'): Promise<string[]> {
+  const host = new URL(normalisedUrl).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return []; // literal addresses were judged by checkWebhookUrl
+  let timer: NodeJS.Timeout | undefined;
+  let addresses: Array<{ address: string }>;
+  try {
+    addresses = await Promise.race([
+      resolve(host),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${RESOLVE_TIMEOUT_MS} ms`)), RESOLVE_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    if (NO_SUCH_NAME.has((error as { code?: string }).code ?? '')) return [`${field} host ${host} does not resolve to any address`];
+    throw new DomainError(
+      'SERVICE_UNAVAILABLE',
+      { retryAfterSeconds: 5 },
+      `The host ${host} could not be resolved right now (${(error as Error).message}); retry shortly.`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  if (addresses.length === 0) return [`${field} host ${host} does not resolve to any address`];
+  const verdict = checkAddresses(addresses);
+  return verdict.allowed ? [] : [`${field} must not point to a private address: ${host} resolves to one (${verdict.reason})`];
 }
 
 /** The custom header rules: at most 5, HTTP token names, no blocked or duplicate names, no line breaks. */

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import { compactVerify, createLocalJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { cnpj, cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { bacenValidator } from './bacen-schemas.ts';
 
 let h: Harness;
 let account: { id: number; pixKey: string; name: string };
@@ -13,28 +10,7 @@ let token: string;
 let n = 0;
 const newTxid = () => `txid${String(++n).padStart(4, '0')}abcdefghijklmnopqrstuv`; // 30 chars
 
-/**
- * The central bank's CobGerada, checked with ajv. Two adjustments, both where the reference itself
- * is not machine-checkable or where the interface spec overrides it: PessoaFisica.cpf's pattern is
- * written with regex slashes ("/^\d{11}$/", which no CPF matches), and `location`/`loc.location`
- * (maxLength 77, format uri) carry the EMV string as the interface spec says (cob-view.ts).
- */
-function cobGeradaValidator() {
-  const doc = YAML.parse(readFileSync(new URL('../fixtures/bacen-pix-api.openapi.yaml', import.meta.url), 'utf8'));
-  const schemas = doc.components.schemas;
-  schemas.PessoaFisica.properties.cpf.pattern = '^\\d{11}$';
-  for (const part of schemas.CobGerada.allOf) {
-    if (part.properties?.location) delete part.properties.location.maxLength, delete part.properties.location.format;
-  }
-  schemas.PayloadLocation = structuredClone(schemas.PayloadLocation);
-  delete schemas.PayloadLocation.properties.location.maxLength;
-  delete schemas.PayloadLocation.properties.location.format;
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema({ components: { schemas } }, 'bacen');
-  return ajv.compile({ $ref: 'bacen#/components/schemas/CobGerada' });
-}
-const validateCob = cobGeradaValidator();
+const validateCob = bacenValidator('CobGerada');
 
 beforeAll(async () => {
   h = await startHarness();

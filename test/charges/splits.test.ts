@@ -51,7 +51,7 @@ describe('cash-in splits', () => {
     const badKey = await chargeWithSplits(100, [external(1, { pixKeyType: 'CPF', pixKey: 'x@y.example' })]);
     expect(badKey.json().message).toEqual(['splits[0].pixKey is not a valid CPF key']);
     const badDoc = await chargeWithSplits(100, [external(1, { document: '11111111111' })]);
-    expect(badDoc.json().message).toEqual(['splits[0].document must be a valid CPF or CNPJ, digits only']);
+    expect(badDoc.json().message).toEqual(['splits[0].document must be a valid CPF (11 digits) or CNPJ (14 characters)']);
     expect((await chargeWithSplits(100, Array.from({ length: 11 }, (_, i) => external(i, { value: 1 })))).statusCode).toBe(400);
     expect((await chargeWithSplits(100, [external(1, { type: 'PERCENTAGE', value: 100.5 })])).statusCode).toBe(400);
     expect((await chargeWithSplits(100, [external(1, { value: 1.005 })])).statusCode).toBe(400);
@@ -138,40 +138,72 @@ describe('cash-in splits', () => {
     expect((await payoutsOf(created.transactionId)).map((p) => p.original_amount)).toEqual([200]);
   });
 
-  it('property: shares plus what stays equal the credited amount, and no share is negative', async () => {
+  it('property: each payout is its split share (fixed exact, percentage rounded down), shares plus what stays equal the credited amount', async () => {
     token = await h.tokenFor(account.id); // the clock moved past the first token's lifetime
+    // Splits that always fit the amount (at most 4, each at most a quarter), so every run pays them.
+    const fitting = fc.integer({ min: 4, max: 100_000 }).chain((amountCents) =>
+      fc.tuple(
+        fc.constant(amountCents),
+        fc.array(
+          fc.oneof(
+            fc.record({ fixed: fc.constant(true), n: fc.integer({ min: 1, max: Math.floor(amountCents / 4) }) }),
+            fc.record({ fixed: fc.constant(false), n: fc.integer({ min: 1, max: 2500 }) }), // n/100 percent, up to 25%
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fitting, async ([amountCents, raw]) => {
+        const splits = raw.map((r, i) => external(10 + i, { type: r.fixed ? 'FIXED' : 'PERCENTAGE', value: r.n / 100, immediate: true }));
+        const res = await chargeWithSplits(amountCents / 100, splits);
+        expect(res.statusCode).toBe(201);
+        const before = await h.balance(account.id);
+        const pay = await h.api('POST', `/sandbox/charges/${res.json().transactionId}/pay`, token, {});
+        expect(pay.statusCode).toBe(200);
+        await h.runJobs();
+        // n/100 percent is n * 100 parts per million of the gross amount, rounded down to the cent.
+        const expected = raw.map((r) => (r.fixed ? r.n : Math.floor((amountCents * r.n * 100) / 1_000_000))).filter((share) => share > 0);
+        const payouts = await payoutsOf(res.json().transactionId);
+        expect(payouts.map((p) => p.original_amount)).toEqual(expected);
+        const shares = expected.reduce((sum, share) => sum + share, 0);
+        const after = await h.balance(account.id);
+        // What stays is what reached `available`; the shares are held on their way out.
+        const stayed = Math.round((after.available - before.available) * 100);
+        expect(stayed).toBeGreaterThanOrEqual(0);
+        expect(stayed + shares).toBe(Math.round(pay.json().finalAmount * 100));
+        expect(Math.round((after.blocked - before.blocked) * 100)).toBe(shares);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('property: splits are refused exactly when their unrounded sum exceeds the amount', async () => {
+    token = await h.tokenFor(account.id);
+    let refused = 0;
+    let accepted = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 10_000 }),
         fc.array(fc.record({ fixed: fc.boolean(), n: fc.integer({ min: 1, max: 5000 }) }), { minLength: 1, maxLength: 4 }),
         async (amountCents, raw) => {
-          const splits = raw.map((r, i) =>
-            external(10 + i, { type: r.fixed ? 'FIXED' : 'PERCENTAGE', value: r.fixed ? r.n / 100 : r.n / 100, immediate: true }),
-          );
-          const res = await chargeWithSplits(amountCents / 100, splits);
-          if (res.statusCode === 400) {
-            // Refused only when the exact sum exceeds the amount.
-            const exact = raw.reduce((sum, r) => sum + (r.fixed ? r.n * 10_000 : amountCents * r.n), 0);
-            expect(exact).toBeGreaterThan(amountCents * 10_000);
-            return;
+          const splits = raw.map((r) => external(20, { type: r.fixed ? 'FIXED' : 'PERCENTAGE', value: r.n / 100 }));
+          const exact = raw.reduce((sum, r) => sum + (r.fixed ? r.n * 10_000 : amountCents * r.n), 0);
+          const res = await chargeWithSplits(amountCents / 100, splits.map((sp, i) => ({ ...sp, pixKey: `recebedor${20 + i}@loja.example` })));
+          if (exact > amountCents * 10_000) {
+            refused += 1;
+            expect(res.statusCode).toBe(400);
+            expect(res.json().message).toEqual(['splits must not add up to more than transaction.value']);
+          } else {
+            accepted += 1;
+            expect(res.statusCode).toBe(201);
           }
-          expect(res.statusCode).toBe(201);
-          const before = await h.balance(account.id);
-          const pay = await h.api('POST', `/sandbox/charges/${res.json().transactionId}/pay`, token, {});
-          expect(pay.statusCode).toBe(200);
-          await h.runJobs();
-          const payouts = await payoutsOf(res.json().transactionId);
-          const shares = payouts.reduce((sum, p) => sum + p.original_amount, 0);
-          for (const p of payouts) expect(p.original_amount).toBeGreaterThan(0);
-          const after = await h.balance(account.id);
-          // What stays is what reached `available`; the shares are held on their way out.
-          const stayed = Math.round((after.available - before.available) * 100);
-          expect(stayed).toBeGreaterThanOrEqual(0);
-          expect(stayed + shares).toBe(Math.round(pay.json().finalAmount * 100));
-          expect(Math.round((after.blocked - before.blocked) * 100)).toBe(shares);
         },
       ),
-      { numRuns: 25 },
+      // Fixed examples of both sides, so neither branch can go untested whatever is generated.
+      { numRuns: 30, examples: [[100, [{ fixed: true, n: 101 }]], [100, [{ fixed: true, n: 100 }]], [1, [{ fixed: false, n: 5000 }, { fixed: false, n: 5001 }]]] },
     );
+    expect(refused).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
   });
 });

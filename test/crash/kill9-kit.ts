@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { DB } from '../../src/db/schema.ts';
-import { findLedgerDrift } from '../../src/ledger/ledger.ts';
+import { cents } from '../../src/domain/money.ts';
+import { checkLedger as ledgerInvariants, findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { cpf } from '../factories.ts';
 
 /**
@@ -148,7 +149,8 @@ export async function checkLedger(db: Kysely<DB>, acknowledged: Acknowledged) {
   expect(acknowledged.cashOuts.length).toBeGreaterThan(0);
   expect(acknowledged.transfers.length).toBeGreaterThan(0);
   expect(await findLedgerDrift(db)).toEqual([]);
-  const negative = await db.selectFrom('accounts').select(['id', 'available', 'blocked']).where((e) => e.or([e('available', '<', 0), e('blocked', '<', 0)])).execute();
+  expect((await ledgerInvariants(db)).ok).toBe(true);
+  const negative = await db.selectFrom('accounts').select(['id', 'available', 'blocked']).where((e) => e.or([e('available', '<', cents(0)), e('blocked', '<', cents(0))])).execute();
   expect(negative).toEqual([]);
   for (const c of acknowledged.cashOuts) {
     const rows = await db.selectFrom('transactions').select('transaction_id').where('account_id', '=', c.accountId).where('external_id', '=', c.externalId).execute();

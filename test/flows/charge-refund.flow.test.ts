@@ -75,12 +75,12 @@ describe('flow: charge, payment, partial refund, the rest, a refused third refun
     });
 
     // 3. A partial refund of R$ 30.00: held, then settled.
-    const first = await h.api('POST', `/api/pix/refund-in/${charge.transactionId}`, token, { refundValue: 30, reason: 'item em falta', externalId: 'dev-1' });
+    const first = await h.api('POST', `/api/pix/refund-in/${charge.transactionId}`, token, { refundValue: 30, reason: 'item em falta', externalId: 'dev1' });
     expect(first.statusCode, first.body).toBe(201);
     const refund1 = first.json();
     expect(refund1).toEqual({
       transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      externalId: 'dev-1',
+      externalId: 'dev1',
       status: 'PENDING',
       refundValue: 30,
       providerTransactionId: expect.stringMatching(/^D[0-9]{8}\d{12}[A-Za-z0-9]{11}$/),
@@ -100,7 +100,7 @@ describe('flow: charge, payment, partial refund, the rest, a refused third refun
       status: 'CONFIRMED',
       movementType: 'DEBIT',
       transactionId: refund1.transactionId,
-      externalId: 'dev-1',
+      externalId: 'dev1',
       endToEndId: refund1.providerTransactionId,
       originalAmount: 30,
       finalAmount: 30,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { checkWebhookDelivery } from '../../src/http/openapi/response-check.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 
@@ -33,6 +34,8 @@ export function useFlowEnvironment(use: (env: { h: Harness; rx: FlowReceiver }) 
  */
 export async function startFlowReceiver() {
   const rx = await startReceiver();
+  // Every delivery a flow provokes must match the document's `webhooks` section (checked after each test).
+  rx.onEvery((req) => checkWebhookDelivery(req.headers as Record<string, unknown>, req.body));
   const at = (path: string): Delivery[] => rx.to(path).map((r) => ({ path: r.path, headers: r.headers, raw: r.body }));
   return {
     get received(): Delivery[] {

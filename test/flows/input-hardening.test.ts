@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../harness.ts';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 
 let h: Harness;
 let token: string;
@@ -20,7 +20,7 @@ describe('integers no database column holds answer 400, not 500', () => {
       expect(tx.json()).toMatchObject({ code: 'HTTP_ERROR', message: [`page must be less than or equal to ${Number.MAX_SAFE_INTEGER}`], path: '/api/transactions' });
       const med = await h.api('GET', `/api/med?page=${page}`, token);
       expect(med.statusCode, med.body).toBe(400);
-      expect(med.json()).toEqual({ statusCode: 400, message: [`page must be less than or equal to ${Number.MAX_SAFE_INTEGER}`], error: 'Bad Request' });
+      expect(med.json()).toMatchObject({ code: 'HTTP_ERROR', message: [`page must be less than or equal to ${Number.MAX_SAFE_INTEGER}`], path: '/api/med' });
     }
     // A large but holdable page is simply empty.
     const far = await h.api('GET', '/api/transactions?page=1000000000', token);
@@ -32,7 +32,7 @@ describe('integers no database column holds answer 400, not 500', () => {
     const res = await h.app.inject({
       method: 'POST',
       url: '/sandbox/deposits',
-      headers: { authorization: 'Bearer test-admin-token-0123456789', 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
       payload: `{"accountId": 100000000000000000000, "amount": 1}`,
     });
     expect(res.statusCode, res.body).toBe(400);
@@ -73,7 +73,7 @@ describe('deeply nested bodies', () => {
     expect(api.statusCode, api.body).toBe(400);
     const oauth = await send('/oauth/token', {});
     expect(oauth.statusCode, oauth.body).toBe(400);
-    const admin = await send('/admin/accounts', { authorization: 'Bearer test-admin-token-0123456789' });
+    const admin = await send('/admin/accounts', { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(admin.statusCode, admin.body).toBe(400);
   });
 });

@@ -135,7 +135,7 @@ describe('sandbox deposits', () => {
     expect((await h.admin('POST', '/sandbox/deposits', { accountId: 987654, amount: 10 })).statusCode).toBe(404);
     const badPayer = await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 1, payer: { name: 'x', document: '11111111111', ispb: '60746948' } });
     expect(badPayer.statusCode).toBe(400);
-    expect(badPayer.json().message).toEqual(['payer.document must be a valid CPF or CNPJ']);
+    expect(badPayer.json().message).toEqual(['payer.document must be a valid CPF (11 digits) or CNPJ (14 characters)']);
   });
 
   it('are refused without a token', async () => {

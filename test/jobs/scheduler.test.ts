@@ -15,11 +15,12 @@ const at = (seconds: number) => new Date(h.clock.now().getTime() + seconds * 100
 describe('durable jobs', () => {
   it('runs a job only once it is due on the service clock, inside the claiming transaction', async () => {
     const seen: string[] = [];
+    const { id } = await h.createAccount({ name: 'not noted' });
     const scheduler = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
     scheduler.register<{ note: string }>('test.note', async (trx, job) => {
       seen.push(job.payload.note);
       // The job's effect commits with its removal.
-      await trx.updateTable('accounts').set({ name: `noted ${job.payload.note}` }).where('id', '=', -1).execute();
+      await trx.updateTable('accounts').set({ name: `noted ${job.payload.note}` }).where('id', '=', id).execute();
     });
     await scheduler.schedule(h.c.db, 'test.note', at(10), { note: 'later' });
     expect(await scheduler.runDue()).toBe(0);
@@ -28,6 +29,7 @@ describe('durable jobs', () => {
     expect(seen).toEqual(['later']);
     expect(await scheduler.runDue()).toBe(0);
     expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.note').execute()).toEqual([]);
+    expect((await h.c.accounts.get(id)).name).toBe('noted later');
   });
 
   it('retries a failing job with backoff, rolls back its effects, and marks it failed after the last try', async () => {

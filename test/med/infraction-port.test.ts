@@ -6,7 +6,7 @@ let h: Harness;
 let network: SandboxNetwork;
 beforeAll(async () => {
   h = await startHarness();
-  network = h.c.payouts.network as SandboxNetwork;
+  network = h.c.network as SandboxNetwork;
 });
 afterAll(() => h.close());
 

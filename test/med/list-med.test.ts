@@ -49,13 +49,16 @@ describe('GET /api/med', () => {
     expect(page2.data.map((m: any) => m.id)).toEqual([first.id]);
   });
 
-  it('answers 400 in the short form for every bound', async () => {
+  it('answers 400 in the /api envelope for every bound (issue 17 item 2), dates bounded (issue 10 item 9)', async () => {
     const { token } = await accountWithReceivedPix(h, 1);
     const cases: Array<[string, string]> = [
       ['?status=DONE', 'status must be one of: OPEN, RECEIVED, CANCELLED, ANALYZED'],
       ['?isReconciled=maybe', 'isReconciled must be a boolean'],
-      ['?startDate=2026-13-01', 'startDate must be an ISO 8601 date-time'],
-      ['?endDate=yesterday', 'endDate must be an ISO 8601 date-time'],
+      ['?startDate=2026-13-01', 'startDate must be an ISO 8601 date-time with a time zone, from 1970-01-01 to 2999-12-31'],
+      ['?endDate=yesterday', 'endDate must be an ISO 8601 date-time with a time zone, from 1970-01-01 to 2999-12-31'],
+      ['?endDate=9999-12-31T23:59:59-03:00', 'endDate must be an ISO 8601 date-time with a time zone, from 1970-01-01 to 2999-12-31'],
+      ['?startDate=0000-01-01T00:00:00Z', 'startDate must be an ISO 8601 date-time with a time zone, from 1970-01-01 to 2999-12-31'],
+      ['?endDate=2026-02-30T00:00:00Z', 'endDate must be an ISO 8601 date-time with a time zone, from 1970-01-01 to 2999-12-31'],
       ['?page=0', 'page must be greater than or equal to 1'],
       ['?page=1.5', 'page must be an integer'],
       ['?pageSize=0', 'pageSize must be greater than or equal to 1'],
@@ -65,7 +68,8 @@ describe('GET /api/med', () => {
     for (const [query, message] of cases) {
       const res = await list(token, query);
       expect(res.statusCode, query).toBe(400);
-      expect(res.json()).toEqual({ statusCode: 400, message: [message], error: 'Bad Request' });
+      expect(res.json()).toMatchObject({ statusCode: 400, path: '/api/med', method: 'GET', code: 'HTTP_ERROR', message: [message], error: 'Bad Request' });
+      expect(res.json()).toEqual(expect.objectContaining({ timestamp: expect.any(String), userMessage: expect.any(String), errorId: res.headers['x-request-id'] }));
     }
     expect((await list(token, '?pageSize=100&page=1')).statusCode).toBe(200);
   });

@@ -34,13 +34,20 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  */
 describe('MED money rules (property)', () => {
   it('keep balances, blocks and refund sums consistent through any sequence', async () => {
+    // Steps that succeeded, per kind, over all runs: the property must exercise each of them.
+    const succeeded = { open: 0, move: 0, refund: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+      // Every sequence starts by opening a MED over a whole PIX, which must succeed.
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (generated) => {
+        const steps: Step[] = [{ op: 'open', pix: 0, amount: null }, ...generated];
         const account = await h.createAccount();
         const pixes = [];
         for (const amount of [50, 30, 20]) pixes.push((await h.deposit(account.id, amount)) as { id: number; endToEndId: string });
         const meds: number[] = [];
-        for (const s of steps) {
+        const balances = () =>
+          h.c.db.selectFrom('accounts').select(['available', 'blocked']).where('id', '=', account.id).executeTakeFirstOrThrow();
+        for (const [index, s] of steps.entries()) {
+          const before = await balances();
           try {
             if (s.op === 'open') {
               const med = await h.c.meds.open(
@@ -48,8 +55,10 @@ describe('MED money rules (property)', () => {
                 { requireReconciled: true },
               );
               meds.push(med.id);
+              succeeded.open += 1;
             } else if (s.op === 'move' && meds.length > 0) {
               await h.c.meds.transition({ accountId: account.id, medId: meds[s.med % meds.length]!, to: s.to, ...(s.result ? { analysisResult: s.result } : {}) });
+              succeeded.move += 1;
             } else if (s.op === 'refund') {
               await h.c.refunds.create({
                 accountId: account.id,
@@ -61,10 +70,14 @@ describe('MED money rules (property)', () => {
                 natureza: 'ORIGINAL',
                 scenario: null,
               });
+              succeeded.refund += 1;
             }
           } catch (error) {
-            // Refused commands (invalid moves, amounts over what is refundable or available) change nothing.
-            if (!(error as { status?: number }).status) throw error;
+            // Only a refusal of the caller's command (4xx: invalid move, amount over what is
+            // refundable or available) is expected, never the first open; and it changes nothing.
+            const status = (error as { status?: number }).status;
+            if (index === 0 || status === undefined || status < 400 || status >= 500) throw error;
+            expect(await balances()).toEqual(before);
           }
         }
         expect(await findLedgerDrift(h.c.db)).toEqual([]);
@@ -88,5 +101,8 @@ describe('MED money rules (property)', () => {
       }),
       { numRuns: 25 },
     );
+    expect(succeeded.open).toBeGreaterThan(25);
+    expect(succeeded.move).toBeGreaterThan(0);
+    expect(succeeded.refund).toBeGreaterThan(0);
   });
 });

@@ -4,7 +4,8 @@ import { cashOutBody } from './helpers.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ env: { MODE: 'production', ADMIN_TOKEN } });
+  // The injected requests come from 127.0.0.1: the front proxy whose X-SSL-Client-Cert production believes.
+  h = await startHarness({ env: { MODE: 'production', ADMIN_TOKEN, TRUSTED_PROXIES: '127.0.0.1' } });
 });
 afterAll(() => h.close());
 

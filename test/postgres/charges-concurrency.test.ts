@@ -35,6 +35,10 @@ describe('charges on PostgreSQL', () => {
       const codes = answers.map((a) => a.statusCode).sort();
       expect(codes.filter((c) => c === 200)).toHaveLength(1);
       expect(codes.filter((c) => c === 409)).toHaveLength(8);
+      // Issue 10 item 13: every loser is told the charge was paid, never that it expired.
+      const losers = answers.flatMap((a) => ('body' in a && a.statusCode === 409 ? [a.json()] : []));
+      expect(losers.length).toBeGreaterThanOrEqual(7);
+      for (const loser of losers) expect(loser).toEqual({ statusCode: 409, message: 'The charge cannot be paid: it was already paid', error: 'Conflict' });
       expect((await h.balance(account.id)).available).toBeCloseTo(before.available + 50, 2);
       const events = await h.c.db.selectFrom('events').select('id').where('account_id', '=', account.id).where('type', '=', 'cash_in').execute();
       expect(events).toHaveLength(round + 1);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findLedgerDrift } from '../../src/ledger/ledger.ts';
+import { cents } from '../../src/domain/money.ts';
+import { checkLedger, findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { cashOutBody, payer } from '../payouts/helpers.ts';
 import { pgUrl } from './pg-tools.ts';
@@ -79,7 +80,8 @@ describe('mixed load finds no deadlock (PostgreSQL)', () => {
     expect(failures).toEqual([]);
     expect(statuses.filter((s) => s.status === 201 || s.status === 200).length).toBe(operations.length);
     expect(await findLedgerDrift(h.c.db)).toEqual([]);
-    const negative = await h.c.db.selectFrom('accounts').select('id').where((e) => e.or([e('available', '<', 0), e('blocked', '<', 0)])).execute();
+    expect((await checkLedger(h.c.db)).ok).toBe(true);
+    const negative = await h.c.db.selectFrom('accounts').select('id').where((e) => e.or([e('available', '<', cents(0)), e('blocked', '<', cents(0))])).execute();
     expect(negative).toEqual([]);
     const pending = await h.c.db.selectFrom('transactions').select('id').where('status', '=', 'PENDING').where('kind', '=', 'WITHDRAW').execute();
     expect(pending).toEqual([]);

@@ -12,8 +12,19 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
+/** The group commit's counts as /metrics publishes them (payout_group_commit{count=...}). */
+async function groupCommit(): Promise<Record<'batches' | 'items' | 'retries' | 'fallbacks', number>> {
+  const res = await h.app.inject({ method: 'GET', url: '/metrics' });
+  expect(res.statusCode).toBe(200);
+  const read = (count: string) => {
+    const line = new RegExp(`^payout_group_commit\\{count="${count}"\\} (\\d+)$`, 'm').exec(res.body);
+    expect(line, `payout_group_commit{count="${count}"} in /metrics`).not.toBeNull();
+    return Number(line![1]);
+  };
+  return { batches: read('batches'), items: read('items'), retries: read('retries'), fallbacks: read('fallbacks') };
+}
 // Every payout here must go through the batch path itself, never its item-by-item fallback.
-afterEach(() => expect(h.c.payouts.payouts.batchStats()).toMatchObject({ fallbacks: 0 }));
+afterEach(async () => expect((await groupCommit()).fallbacks).toBe(0));
 
 let seq = 0;
 /** A network cash-out as the route builds it; submitted in one tick, these land in ONE batch. */
@@ -48,6 +59,7 @@ describe('payout group commit (PostgreSQL)', () => {
     expect(earlier.statusCode).toBe(201);
     const usedExternalId = JSON.parse(earlier.body).externalId as string;
     const create = h.c.payouts.payouts.create;
+    const before = await groupCommit();
     // All submitted in the same tick: one batch. Day limit R$ 90, R$ 10 already used.
     const results = await settle([
       create(request(a.id, 2_000)), // ok (30 used)
@@ -69,6 +81,9 @@ describe('payout group commit (PostgreSQL)', () => {
       'NOT_FOUND',
       'PIX_DAILY_LIMIT_EXCEEDED',
     ]);
+    // The eight payouts, good and failing, were admitted in ONE transaction.
+    const after = await groupCommit();
+    expect({ batches: after.batches - before.batches, items: after.items - before.items }).toEqual({ batches: 1, items: 8 });
     expect(await h.balance(a.id)).toEqual({ available: 10, blocked: 90 });
     const rows = await stored(a.id);
     expect(rows).toHaveLength(4);
@@ -117,8 +132,12 @@ describe('payout group commit (PostgreSQL)', () => {
 
   it('many accounts at once: every payout held, each account limited and funded on its own', async () => {
     const accounts = await Promise.all(Array.from({ length: 6 }, () => payer(h, 30)));
+    const before = await groupCommit();
     const results = await settle(accounts.flatMap((a) => Array.from({ length: 5 }, () => h.c.payouts.payouts.create(request(a.id, 1_000)))));
     expect(results.filter((r) => r.ok)).toHaveLength(18); // 3 of R$ 10 per account of R$ 30
+    // Thirty payouts of six accounts submitted in one tick: one batch.
+    const after = await groupCommit();
+    expect({ batches: after.batches - before.batches, items: after.items - before.items }).toEqual({ batches: 1, items: 30 });
     for (const a of accounts) expect(await h.balance(a.id)).toEqual({ available: 0, blocked: 30 });
     await h.advance(1);
     for (const a of accounts) expect(await h.balance(a.id)).toEqual({ available: 0, blocked: 0 });

@@ -14,12 +14,12 @@ const refund = (id: string | number, token: string, body: unknown, headers: Reco
 describe('POST /api/pix/refund-in/{id}', () => {
   it('answers 201 PENDING, holds the amount, settles with a D end-to-end id and emits CashInReversal', async () => {
     const { account, pix, token } = await accountWithReceivedPix(h, 100);
-    const res = await refund(pix.transactionId, token, { refundValue: 30.5, reason: 'cliente desistiu', externalId: 'dev-1' });
+    const res = await refund(pix.transactionId, token, { refundValue: 30.5, reason: 'cliente desistiu', externalId: 'dev1' });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toEqual({
       transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      externalId: 'dev-1',
+      externalId: 'dev1',
       status: 'PENDING',
       refundValue: 30.5,
       providerTransactionId: expect.stringMatching(/^D99999999\d{12}[A-Za-z0-9]{11}$/),
@@ -36,7 +36,7 @@ describe('POST /api/pix/refund-in/{id}', () => {
       status: 'CONFIRMED',
       movementType: 'DEBIT',
       transactionId: body.transactionId,
-      externalId: 'dev-1',
+      externalId: 'dev1',
       endToEndId: body.providerTransactionId,
       originalAmount: 30.5,
       feeAmount: 0,
@@ -142,7 +142,7 @@ describe('POST /api/pix/refund-in/{id}', () => {
       [{ refundValue: 1.005 }, 'refundValue must be a number with at most 2 decimal places'],
       [{ refundValue: '10.00' }, 'refundValue must be a number'],
       [{ refundValue: 1, reason: 'x'.repeat(256) }, 'reason must be at most 255 characters long'],
-      [{ refundValue: 1, externalId: '' }, 'externalId must not be empty'],
+      [{ refundValue: 1, externalId: '' }, 'externalId must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)'],
     ];
     for (const [body, message] of cases) {
       const res = await refund(pix.transactionId, token, body);

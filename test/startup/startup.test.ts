@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createContainer } from '../../src/container.ts';
@@ -102,6 +103,43 @@ describe('demo account (decisions section 1)', () => {
     expect((await c.accounts.get(first.accountId)).available).toBe(1_000_000);
     await c.close();
   });
+});
+
+describe('DATA_DIR=memory:// keeps nothing (issue 10 item 16)', () => {
+  it('writes no file in the working directory: the demo certificate and key live in a private temp folder, removed on exit', async () => {
+    const cwd = tempDir();
+    const tsx = pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href;
+    const child = spawn(process.execPath, ['--import', tsx, path.resolve('src/main.ts')], {
+      cwd,
+      env: { ...process.env, MODE: 'sandbox', DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (stdout.includes('Get an access token')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${stderr}`)));
+    });
+    const certPath = /certificate: +(\S+)/.exec(stdout)![1]!;
+    const keyPath = /private key: +(\S+)/.exec(stdout)![1]!;
+    expect(readdirSync(cwd)).toEqual([]);
+    const folder = path.dirname(certPath);
+    expect(path.dirname(keyPath)).toBe(folder);
+    expect(folder.startsWith(path.join(tmpdir(), 'pix-demo-'))).toBe(true);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(readFileSync(certPath, 'utf8')).toMatch(/BEGIN CERTIFICATE/);
+    expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+    child.removeAllListeners('exit');
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+    expect(readdirSync(cwd)).toEqual([]);
+  }, 60_000);
 });
 
 describe('migrations', () => {

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionsRepo } from '../../src/db/repos/transactions.repo.ts';
+import { cents } from '../../src/domain/money.ts';
 import { newUuidV4 } from '../../src/domain/ids.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -127,8 +128,8 @@ describe('POST /api/resend-webhook/{transactionIdentifier}', () => {
       status: 'PENDING',
       origin: 'cash_out',
       external_id: 'still-pending',
-      original_amount: 100,
-      final_amount: 100,
+      original_amount: cents(100),
+      final_amount: cents(100),
       end_to_end_id: null,
       pix_key: null,
       description: null,

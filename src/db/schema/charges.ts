@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Json, Timestamp } from '../schema.ts';
+import type { Cents } from '../../domain/money.ts';
 
 export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
 
@@ -31,7 +32,7 @@ export interface ChargesTable {
   location_id: string;
   br_code: string;
   correlation_id: string;
-  amount: number;
+  amount: Cents;
   receiver_key: string;
   expiration_seconds: number;
   expires_at: Timestamp;
@@ -52,7 +53,7 @@ export interface ChargeSplitPayoutsTable {
   id: Generated<number>;
   charge_id: number;
   position: number;
-  amount: number;
+  amount: Cents;
   payout_transaction_id: number | null;
   created_at: Timestamp;
 }

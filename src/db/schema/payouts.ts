@@ -1,4 +1,5 @@
 import type { Timestamp } from '../schema.ts';
+import type { Cents } from '../../domain/money.ts';
 
 export interface SandboxDictKeysTable {
   key: string;
@@ -14,7 +15,7 @@ export interface SandboxDictKeysTable {
 export interface PayoutLimitUsageTable {
   account_id: number;
   window_key: string;
-  total: number;
+  total: Cents;
 }
 
 export interface IdempotencyKeysTable {

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Timestamp } from '../schema.ts';
+import type { Cents } from '../../domain/money.ts';
 
 export type RefundNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
 
@@ -31,8 +32,8 @@ export interface MedsTable {
   analysis_details: string | null;
   requesting_bank_ispb: string;
   requesting_bank_name: string;
-  disputed_amount: number;
-  blocked_amount: Generated<number>;
+  disputed_amount: Cents;
+  blocked_amount: Generated<Cents>;
   refund_transaction_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;

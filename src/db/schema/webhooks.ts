@@ -40,6 +40,8 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
   claim_token: string | null;
+  /** The claim's lease, on the database's real clock (never the service clock). */
+  lease_until: Timestamp | null;
   last_status_code: number | null;
   last_error: string | null;
   delivered_at: Timestamp | null;

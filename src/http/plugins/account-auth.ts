@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
+import { callCertificate } from '../client-certificate.ts';
 import type { AccessIdentity } from '../../services/auth/access-identity.ts';
+import { certificateBindingRefusal } from '../../services/auth/certificate-binding.ts';
 import type { Scope } from '../../services/auth/scopes.ts';
 
 declare module 'fastify' {
@@ -12,13 +14,30 @@ declare module 'fastify' {
 }
 
 /**
+ * The account an `Authorization: Bearer` token speaks for, undefined without a valid token. A valid
+ * token used without the client certificate it is bound to (another one, or none when
+ * `REQUIRE_CERTIFICATE_BOUND_TOKENS` asks for one) answers 401 saying so.
+ */
+export async function authenticateAccount(request: FastifyRequest, c: Container): Promise<AccessIdentity | undefined> {
+  const identity = await c.accountTokens?.authenticate(request.headers.authorization);
+  if (!identity) return undefined;
+  const refusal = certificateBindingRefusal(
+    identity.certificateFingerprint,
+    callCertificate(request, c.config),
+    c.config.requireCertificateBoundTokens,
+  );
+  if (refusal) throw new DomainError('UNAUTHORIZED', undefined, refusal);
+  return identity;
+}
+
+/**
  * The bearer guard: a route lists it in `onRequest`. A missing, malformed, expired, wrongly signed
  * or revoked-client token answers 401; a token without the route's scope 403. The family's error
  * handler writes the answer in its format.
  */
 export function requireAccount(c: Container, scope: Scope) {
   const guard = async (request: FastifyRequest) => {
-    const identity = await c.accountTokens?.authenticate(request.headers.authorization);
+    const identity = await authenticateAccount(request, c);
     if (!identity) throw new DomainError('UNAUTHORIZED');
     if (!identity.scopes.includes(scope)) {
       throw new DomainError('FORBIDDEN', { requiredScope: scope }, `This route needs the scope ${scope}`);

@@ -1,20 +1,43 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors/domain-error.ts';
+import { tooManyFailures, type FailureLimits } from '../../services/auth/failure-limits.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>` (compared in constant time). */
-export function hasAdminToken(request: FastifyRequest, adminToken: string): boolean {
+/** True when the request carries `Authorization: Bearer <secret>` (compared in constant time). */
+export function hasBearerSecret(request: FastifyRequest, secret: string): boolean {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) return false;
-  return timingSafeEqual(digest(header.slice(7).trim()), digest(adminToken));
+  return timingSafeEqual(digest(header.slice(7).trim()), digest(secret));
 }
 
-export function requireAdmin(adminToken: string) {
+/** True when the request carries `Authorization: Bearer <ADMIN_TOKEN>`. */
+export const hasAdminToken = (request: FastifyRequest, adminToken: string): boolean => hasBearerSecret(request, adminToken);
+
+/**
+ * The admin guard. Wrong admin tokens are counted per address (`failure-limits.ts`): past the limit
+ * every admin call from that address answers 429 with Retry-After, the right token included, until
+ * the window ends.
+ */
+export function requireAdmin(adminToken: string, failures: FailureLimits) {
   return async (request: FastifyRequest) => {
+    const attempt = await counted(request, () => failures.adminAttempt({ address: request.ip }));
+    if (attempt.retryAfterSeconds !== undefined) throw tooManyFailures(attempt.retryAfterSeconds);
     if (!hasAdminToken(request, adminToken)) {
+      request.log.warn({ address: request.ip }, 'wrong admin token');
       throw new DomainError('UNAUTHORIZED', undefined, 'Send Authorization: Bearer <ADMIN_TOKEN>');
     }
+    await counted(request, () => attempt.succeeded());
   };
+}
+
+/** The counters live in the database: when it cannot answer, 503 (logged), never a 401 or a 500. */
+async function counted<T>(request: FastifyRequest, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    request.log.error({ err: error }, 'admin failure counters unavailable');
+    throw new DomainError('SERVICE_UNAVAILABLE', { retryAfterSeconds: 1 });
+  }
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { authenticateAccount } from './account-auth.ts';
 import { hasAdminToken } from './admin-auth.ts';
 
 /**
@@ -13,7 +14,7 @@ export async function sandboxAccountId(request: FastifyRequest, c: Container, bo
     await c.accounts.get(bodyAccountId);
     return bodyAccountId;
   }
-  const identity = request.identity ?? (await c.accountTokens?.authenticate(request.headers.authorization));
+  const identity = request.identity ?? (await authenticateAccount(request, c));
   if (!identity) {
     throw new DomainError('UNAUTHORIZED', undefined, "Send the account's bearer token, or the admin token with accountId");
   }
@@ -27,7 +28,7 @@ export async function sandboxAccountId(request: FastifyRequest, c: Container, bo
 export function requireSandboxCaller(c: Container) {
   return async (request: FastifyRequest) => {
     if (hasAdminToken(request, c.config.adminToken)) return;
-    const identity = await c.accountTokens?.authenticate(request.headers.authorization);
+    const identity = await authenticateAccount(request, c);
     if (!identity) {
       throw new DomainError('UNAUTHORIZED', undefined, "Send the account's bearer token, or the admin token with accountId");
     }

@@ -26,3 +26,14 @@ export const SandboxScenarioHeader = Type.Optional(
 
 /** Headers of the routes that take `X-Sandbox-Scenario`. */
 export const ScenarioHeaders = Type.Object({ 'x-sandbox-scenario': SandboxScenarioHeader });
+
+/** A CPF (11 digits) or CNPJ (14 characters) with valid check digits, checked with the schema. */
+export const Document = (options: { description?: string } = {}) =>
+  Type.String({ format: 'document', maxLength: 14, description: 'CPF (11 digits) or CNPJ (14 characters), digits only', ...options });
+
+/** A compatible-family amount: a string with two decimals, 0.01 to 999999999.99 ("123.45"). */
+export const DecimalAmount = (options: { description?: string } = {}) =>
+  Type.String({ format: 'decimal-amount', maxLength: 13, description: 'BRL with exactly two decimals, 0.01 to 999999999.99', ...options });
+
+/** The 8-digit ISPB of a PIX participant the sandbox knows. */
+export const ParticipantIspb = () => Type.String({ format: 'pix-participant', maxLength: 8, description: '8-digit ISPB of a known PIX participant' });

@@ -35,6 +35,7 @@ export function createSandboxNetwork(deps: {
   }
 
   return {
+    ledgerAccount: 'network:sandbox',
     lookupKey: (key, hint) => lookupSandboxKey(deps.db, key, hint),
 
     subscribeInfractions(sink) {

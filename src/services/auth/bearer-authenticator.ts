@@ -160,7 +160,7 @@ export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenS
         const subject = await verify(match[1]!);
         if (!subject) return undefined;
         if (!(await isActive(subject))) return undefined;
-        return { accountId: subject.accountId, clientId: subject.clientId, scopes: subject.scopes };
+        return { accountId: subject.accountId, clientId: subject.clientId, scopes: subject.scopes, certificateFingerprint: subject.certificateFingerprint };
       } catch (error) {
         // Only the database failing to answer is "cannot check now" (503, logged by the error
         // handler as such); anything else is a bug of ours and must surface as a logged 500.

@@ -4,6 +4,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { isUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
+import { tooManyFailures, type FailureLimits } from './failure-limits.ts';
 import { ALL_SCOPES } from './scopes.ts';
 import type { SecretHasher } from './secret-hash.ts';
 import type { TokenService } from './token.service.ts';
@@ -14,11 +15,22 @@ export interface ClientCredentials {
   clientSecret: string;
 }
 
+/** Who is asking: the network address the wrong-secret counters are kept for. */
+export interface Caller {
+  address: string;
+}
+
 export interface Grant {
   accessToken: string;
   expiresIn: number;
   scopes: string[];
 }
+
+/** The client certificate a request presents, and where it comes from (the HTTP layer tells). */
+export type PresentedCertificate =
+  | { source: 'proxy-header'; header: string | string[] }
+  | { source: 'tls-handshake'; pem: string }
+  | { source: 'none'; why: 'no-header' | 'untrusted-header' | 'tls-without-certificate' };
 
 const ENCODING_HINT =
   'Send the PEM percent-encoded (RFC 3986, e.g. encodeURIComponent or nginx $ssl_client_escaped_cert): spaces as %20, newlines as %0A, "+" as %2B.';
@@ -28,7 +40,14 @@ const ENCODING_HINT =
  * certificate checks, then credentials, then the token. Routes check the certificate header first
  * (`readCertificate`), then their own body, then call `grant`, which is decisions 4.15's order.
  */
-export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; tokens: TokenService; logger: Logger; secrets: SecretHasher }) {
+export function createTokenGrantService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  tokens: TokenService;
+  logger: Logger;
+  failures: FailureLimits;
+  secrets: SecretHasher;
+}) {
   const { db, clock } = deps;
 
   /** The certificate from `X-SSL-Client-Cert`: present, percent-decoded, a real X.509 certificate. */
@@ -64,6 +83,31 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
     return info;
   }
 
+  /**
+   * The certificate a request presented (see `presentedCertificate` in the HTTP layer): a trusted
+   * proxy's header, read as above, or the one proven on the TLS handshake; none is the missing-header
+   * code, with a hint saying what to present on that connection.
+   */
+  function certificateFrom(presented: PresentedCertificate): CertificateInfo {
+    if (presented.source === 'proxy-header') return readCertificate(presented.header);
+    if (presented.source === 'tls-handshake') {
+      const info = parseCertificate(presented.pem);
+      if (!info) throw new DomainError('PUB_CERT_MALFORMED_PEM', { hint: 'The certificate presented on the TLS handshake cannot be read.' });
+      return info;
+    }
+    if (presented.why === 'tls-without-certificate') {
+      throw new DomainError('PUB_CERT_HEADER_MISSING', {
+        hint: 'This is a TLS connection without a client certificate: present it on the handshake (e.g. curl --cert client-cert.pem --key client-key.pem).',
+      });
+    }
+    if (presented.why === 'untrusted-header') {
+      throw new DomainError('PUB_CERT_HEADER_MISSING', {
+        hint: 'X-SSL-Client-Cert is believed only from a trusted proxy (TRUSTED_PROXIES): connect with mutual TLS, or through the front proxy that checks the certificate.',
+      });
+    }
+    return readCertificate(undefined);
+  }
+
   /** A database failure while looking up the registry or credentials: the store is unreachable. */
   async function fromStore<T>(what: string, lookup: () => Promise<T>): Promise<T> {
     try {
@@ -78,9 +122,10 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
 
   /**
    * Validity window, registry, credentials, account link, then a token. `requestedScopes` (OAuth's
-   * `scope`) narrows the credential's scopes; it may not widen them.
+   * `scope`) narrows the credential's scopes; it may not widen them. Wrong secrets are counted per
+   * client id and per caller address (`failure-limits.ts`): past the limit, 429 before any check.
    */
-  async function grant(cert: CertificateInfo, credentials: ClientCredentials, requestedScopes?: string[]): Promise<Grant> {
+  async function grant(cert: CertificateInfo, credentials: ClientCredentials, caller: Caller, requestedScopes?: string[]): Promise<Grant> {
     const now = clock.now();
     if (now < cert.notBefore) {
       throw new DomainError('PUB_CERT_NOT_YET_VALID', {
@@ -110,6 +155,10 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
       });
     }
 
+    const attempt = await fromStore('failure counters', () =>
+      deps.failures.tokenAttempt({ clientId: credentials.clientId, address: caller.address }),
+    );
+    if (attempt.retryAfterSeconds !== undefined) throw tooManyFailures(attempt.retryAfterSeconds);
     const credential = isUuidV4(credentials.clientId)
       ? await fromStore('credentials', () =>
           db
@@ -129,10 +178,13 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
     // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
     const matches = await deps.secrets.verifySecret(credentials.clientSecret, credential?.secret_hash ?? deps.secrets.dummyHash);
     if (!credential || !matches) {
+      deps.logger.warn({ clientId: credentials.clientId.slice(0, 64), address: caller.address }, 'wrong client credentials');
       throw new DomainError('PUB_INVALID_CREDENTIALS', {
         hint: 'Check clientId and clientSecret. The secret is shown only when the credentials are created; create new credentials if it was lost.',
       });
     }
+
+    await fromStore('failure counters', () => attempt.succeeded());
 
     if (registered.account_id !== credential.account_id) {
       throw new DomainError('PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT', {
@@ -165,7 +217,7 @@ export function createTokenGrantService(deps: { db: Kysely<DB>; clock: Clock; to
     return { accessToken: token, expiresIn, scopes };
   }
 
-  return { readCertificate, grant };
+  return { readCertificate, certificateFrom, grant };
 }
 
 export type TokenGrantService = ReturnType<typeof createTokenGrantService>;

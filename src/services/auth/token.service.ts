@@ -6,7 +6,6 @@ import {
   fingerprintOfThumbprint,
   thumbprintOfFingerprint,
   TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
   TOKEN_LIFETIME_S,
 } from './token-claims.ts';
 
@@ -24,7 +23,7 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  * Signs and verifies access tokens: ES256 JWTs (RFC 9068 claim names) with `kid`, bound to the client
  * certificate by `cnf.x5t#S256` (RFC 8705). Expiry is judged on the service clock.
  */
-export function createTokenService(deps: { clock: Clock; keys: SigningKeys }) {
+export function createTokenService(deps: { clock: Clock; keys: SigningKeys; /** `iss`: the service's public URL (RFC 8414). */ issuer: string }) {
   async function issue(subject: TokenSubject): Promise<{ token: string; expiresIn: number }> {
     const { kid, key } = await deps.keys.current();
     const issuedAt = Math.floor(deps.clock.now().getTime() / 1000);
@@ -35,7 +34,7 @@ export function createTokenService(deps: { clock: Clock; keys: SigningKeys }) {
       cnf: { 'x5t#S256': thumbprintOfFingerprint(subject.certificateFingerprint) },
     })
       .setProtectedHeader({ alg: SIGNING_ALG, kid, typ: 'at+jwt' })
-      .setIssuer(TOKEN_ISSUER)
+      .setIssuer(deps.issuer)
       .setAudience(TOKEN_AUDIENCE)
       .setSubject(String(subject.accountId))
       .setJti(newUuidV4())
@@ -62,7 +61,7 @@ export function createTokenService(deps: { clock: Clock; keys: SigningKeys }) {
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: [SIGNING_ALG],
-        issuer: TOKEN_ISSUER,
+        issuer: deps.issuer,
         audience: TOKEN_AUDIENCE,
         typ: 'at+jwt',
         currentDate: deps.clock.now(),

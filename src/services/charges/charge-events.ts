@@ -1,5 +1,5 @@
 import { maskDocument } from '../../domain/documents.ts';
-import { toDecimalString, type Cents } from '../../domain/money.ts';
+import { toDecimalString } from '../../domain/money.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
@@ -14,7 +14,7 @@ export function receiveEvent(charge: ChargeRow, tx: TransactionRow) {
       id: tx.id,
       txId: charge.txid,
       status: 'LIQUIDATED',
-      payment: { amount: toDecimalString(tx.original_amount as Cents), currency: 'BRL' },
+      payment: { amount: toDecimalString(tx.original_amount), currency: 'BRL' },
       endToEndId: tx.end_to_end_id,
       debtorAccount: { name: payer?.name ?? null, document: payer?.document ? maskDocument(payer.document) : null },
     },

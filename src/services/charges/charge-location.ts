@@ -2,7 +2,7 @@ import { CompactSign } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
-import { toDecimalString, type Cents } from '../../domain/money.ts';
+import { toDecimalString } from '../../domain/money.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Devedor } from '../../db/schema/charges.ts';
 import { SIGNING_ALG, type SigningKeys } from '../auth/signing-keys.ts';
@@ -21,7 +21,7 @@ export function cobPayload(charge: ChargeRow, presentedAt: Date) {
       expiracao: charge.expiration_seconds,
     },
     ...(devedor ? { devedor } : {}),
-    valor: { original: toDecimalString(charge.amount as Cents), modalidadeAlteracao: charge.modalidade_alteracao },
+    valor: { original: toDecimalString(charge.amount), modalidadeAlteracao: charge.modalidade_alteracao },
     chave: charge.receiver_key,
     ...(charge.solicitacao_pagador ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
     ...(infoAdicionais && infoAdicionais.length > 0 ? { infoAdicionais } : {}),

@@ -4,12 +4,13 @@ import type { Clock } from '../../domain/clock.ts';
 import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, isUuidV4 } from '../../domain/ids.ts';
-import { feeFor, toBrlNumber, type Cents } from '../../domain/money.ts';
+import { cents, feeFor, toBrlNumber, type Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
+import type { NetworkClearingAccount } from '../../ledger/chart.ts';
+import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
@@ -23,7 +24,24 @@ import { transact } from '../../db/transact.ts';
 type Db = Kysely<DB> | Trx<DB>;
 
 export type PaymentRefusal = 'NOT_FOUND' | 'NOT_PAYABLE' | 'AMOUNT_MISMATCH';
-export type PaymentResult = { ok: true; tx: TransactionRow; charge: ChargeRow } | { ok: false; reason: PaymentRefusal };
+export type PaymentResult =
+  | { ok: true; tx: TransactionRow; charge: ChargeRow }
+  /** `charge`: the charge as it stands when refused (after a lost race, as the winner left it). */
+  | { ok: false; reason: PaymentRefusal; charge?: ChargeRow };
+
+/** Why a charge cannot be paid, in words a payer understands. */
+export function whyNotPayable(charge: ChargeRow, now: Date): string {
+  switch (charge.status) {
+    case 'CONCLUIDA':
+      return 'it was already paid';
+    case 'REMOVIDA_PELO_USUARIO_RECEBEDOR':
+      return 'it was cancelled by the receiver';
+    case 'REMOVIDA_PELO_PSP':
+      return 'it has expired or was ended by the payment provider';
+    default:
+      return charge.expires_at.getTime() <= now.getTime() ? 'it has expired' : `it is ${charge.status}`;
+  }
+}
 
 /** What happens to a paid charge's splits (charge-splits.ts). */
 export interface SplitsAfterPayment {
@@ -46,6 +64,8 @@ export function createChargePayments(deps: {
   outbox: Outbox;
   scheduler: Scheduler;
   splits: SplitsAfterPayment;
+  /** Charges paid from another bank arrive through this network's clearing account. */
+  networkAccount: NetworkClearingAccount;
 }) {
   const { db, clock, config, ledger, outbox } = deps;
 
@@ -68,21 +88,24 @@ export function createChargePayments(deps: {
   async function payInTrx(
     trx: Trx<DB>,
     charge: ChargeRow,
-    input: { amount?: Cents; payer: Payer; endToEndId?: string },
+    input: { amount?: Cents; payer: Payer; endToEndId?: string; from: SystemAccount },
   ): Promise<PaymentResult> {
     const now = clock.now();
-    if (charge.status !== 'ATIVA' || charge.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'NOT_PAYABLE' };
-    const amount = (input.amount ?? charge.amount) as Cents;
+    if (charge.status !== 'ATIVA' || charge.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'NOT_PAYABLE', charge };
+    const amount = input.amount ?? charge.amount;
     if (amount !== charge.amount && charge.modalidade_alteracao !== 1) return { ok: false, reason: 'AMOUNT_MISMATCH' };
     // The one guard against paying twice: only one caller moves the row out of ATIVA.
     const concluded = await chargesRepo.leaveActive(trx, charge.id, 'CONCLUIDA', now);
-    if (!concluded) return { ok: false, reason: 'NOT_PAYABLE' };
+    if (!concluded) {
+      // Lost a race: the row read above is stale (still ATIVA), so say what the winner made of it.
+      return { ok: false, reason: 'NOT_PAYABLE', charge: (await chargesRepo.byId(trx, charge.id)) ?? charge };
+    }
     const account = await accountsRepo.byId(trx, charge.account_id);
     if (!account) throw new Error(`charge ${charge.id}: account ${charge.account_id} is missing`);
-    const fee = Math.min(
-      feeFor(amount, { fixed: account.fee_cash_in_fixed as Cents, percentBp: account.fee_cash_in_percent_bp }),
+    const fee = cents(Math.min(
+      feeFor(amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp }),
       amount,
-    ) as Cents;
+    ));
     const tx = await chargesRepo.confirmTransaction(trx, charge.transaction_id, {
       amount,
       fee,
@@ -91,9 +114,9 @@ export function createChargePayments(deps: {
       at: now,
     });
     if (!tx) throw new Error(`charge ${charge.id} was ATIVA but its transaction was not PENDING`);
-    if (amount - fee > 0) {
-      await ledger.creditOne(trx, { accountId: charge.account_id, amount: (amount - fee) as Cents, transactionId: tx.id, reason: 'charge_paid' });
-    }
+    // The payer's bank pays the gross amount; the fee goes to fee revenue, the rest to the account.
+    const credited = await ledger.creditOne(trx, { accountId: charge.account_id, amount: cents(amount - fee), transactionId: tx.id, reason: 'charge_paid', counter: input.from, fee });
+    if (!credited.ok) throw new Error(`credit of charge ${charge.id}: ${credited.error}`);
     await outbox.emit(trx, { accountId: charge.account_id, type: 'cash_in', transactionId: tx.id, payload: chargeEventPayload(concluded, tx) });
     await deps.splits.afterPayment(trx, concluded, tx);
     return { ok: true, tx, charge: concluded };
@@ -119,12 +142,13 @@ export function createChargePayments(deps: {
     return transact(db, async (trx) => {
       const charge = await findForAccount(trx, accountId, id);
       if (!charge) throw new DomainError('NOT_FOUND', undefined, `Charge ${id} not found`);
-      const result = await payInTrx(trx, charge, { ...(input.amount !== undefined ? { amount: input.amount } : {}), payer });
+      const result = await payInTrx(trx, charge, { ...(input.amount !== undefined ? { amount: input.amount } : {}), payer, from: deps.networkAccount });
       if (result.ok) return result.tx;
       if (result.reason === 'AMOUNT_MISMATCH') {
-        throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: toBrlNumber(charge.amount as Cents) }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
+        throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: toBrlNumber(charge.amount) }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
       }
-      throw new DomainError('CHARGE_NOT_PAYABLE', { status: charge.status }, `The charge cannot be paid: it is ${charge.status === 'ATIVA' ? 'expired' : charge.status}`);
+      const current = result.charge ?? charge;
+      throw new DomainError('CHARGE_NOT_PAYABLE', { status: current.status }, `The charge cannot be paid: ${whyNotPayable(current, clock.now())}`);
     });
   }
 
@@ -149,7 +173,7 @@ export function createChargePayments(deps: {
     if (errorCode) return endUnpaid(trx, chargeId, errorCode, errorMessage ?? errorCode);
     const charge = await chargesRepo.byId(trx, chargeId);
     // Paid by someone else, cancelled or expired meanwhile: the simulated payer simply does not pay.
-    if (charge) await payInTrx(trx, charge, { payer: DEFAULT_PAYER });
+    if (charge) await payInTrx(trx, charge, { payer: DEFAULT_PAYER, from: deps.networkAccount });
   });
 
   /**
@@ -167,9 +191,10 @@ export function createChargePayments(deps: {
       ...(input.amount !== undefined ? { amount: input.amount } : {}),
       payer: input.payer,
       endToEndId: input.endToEndId,
+      from: 'onus_clearing',
     });
-    if (!result.ok) return result;
-    return { ok: true, receiverTransactionId: result.tx.id, amount: result.tx.original_amount as Cents };
+    if (!result.ok) return { ok: false, reason: result.reason };
+    return { ok: true, receiverTransactionId: result.tx.id, amount: result.tx.original_amount };
   }
 
   return { payInTrx, sandboxPay, payByLocation, findForAccount };

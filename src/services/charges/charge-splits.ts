@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
-import { toDictKey, type DictKey, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { splitDictKey, type DictKey } from '../../domain/pix-keys.ts';
 import { nextLocalMidnightUtc } from '../../domain/sao-paulo-time.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
@@ -30,14 +30,6 @@ export function splitRunAt(frequency: string, paidAt: Date): Date {
   if (frequency === 'HOURLY') return new Date(Math.floor(paidAt.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
   return nextLocalMidnightUtc(paidAt);
 }
-
-const PUBLIC_TYPES: Record<StoredSplit['pixKeyType'], PublicKeyType> = {
-  EMAIL: 'EMAIL',
-  PHONE: 'PHONE',
-  CPF: 'DOCUMENT',
-  CNPJ: 'DOCUMENT',
-  RANDOM: 'RANDOM',
-};
 
 interface SplitJob {
   chargeId: number;
@@ -68,7 +60,7 @@ export function createChargeSplits(deps: {
   async function afterPayment(trx: Trx<DB>, charge: ChargeRow, tx: TransactionRow): Promise<void> {
     const splits = (charge.splits as StoredSplit[] | null) ?? [];
     if (splits.length === 0) return;
-    const allocation = allocateSplits(tx.original_amount as Cents, splits);
+    const allocation = allocateSplits(tx.original_amount, splits);
     if ('error' in allocation) {
       // Checked against the same amount at creation; a charge paid with another amount keeps it all.
       deps.logger.warn({ chargeId: charge.id }, 'splits exceed the paid amount; none paid out');
@@ -103,7 +95,7 @@ export function createChargeSplits(deps: {
 
   async function payOut(trx: Trx<DB>, charge: ChargeRow, split: StoredSplit, amount: Cents): Promise<TransactionRow> {
     const now = clock.now();
-    const key = toDictKey(split.pixKey, PUBLIC_TYPES[split.pixKeyType]);
+    const key = splitDictKey(split.pixKey, split.pixKeyType);
     if (!key) throw new Error(`charge ${charge.id}: split key ${split.pixKey} no longer parses`);
     const receiver = await accountsRepo.byKey(trx, key.normalized);
     const tx = await transactionsRepo.insert(trx, {
@@ -171,7 +163,7 @@ export function createChargeSplits(deps: {
         .forUpdate()
         .executeTakeFirst();
       if (!row || row.payout_transaction_id !== null) continue;
-      const payout = await payOut(trx, charge, splits[position]!, row.amount as Cents);
+      const payout = await payOut(trx, charge, splits[position]!, row.amount);
       await trx.updateTable('charge_split_payouts').set({ payout_transaction_id: payout.id }).where('id', '=', row.id).execute();
     }
   });

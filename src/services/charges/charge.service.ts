@@ -5,7 +5,7 @@ import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import { feeFor, type Cents } from '../../domain/money.ts';
-import { detectDictKey, toDictKey, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { detectDictKey, splitDictKey } from '../../domain/pix-keys.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type NewTransaction, type TransactionRow } from '../../db/repos/transactions.repo.ts';
@@ -16,6 +16,7 @@ import type { Scenario } from '../../network/sandbox/scenarios.ts';
 import { chargeScenario } from './charge-scenario.ts';
 import { chargeBrCode, DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
+import { refundsRepo, type RefundRow } from '../refunds/refunds.repo.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 
 export interface CashInInput {
@@ -39,18 +40,16 @@ export interface CobInput {
   infoAdicionais?: Array<{ nome: string; valor: string }>;
 }
 
+/** A cob as GET /cob shows it: the charge and the PIX received for it, each with its refunds. */
+export interface CobReading {
+  charge: ChargeRow;
+  payments: Array<{ tx: TransactionRow; refunds: Array<{ refund: RefundRow; tx: TransactionRow }> }>;
+}
+
 export interface CreatedCharge {
   tx: TransactionRow;
   charge: ChargeRow;
 }
-
-const SPLIT_KEY_TYPES: Record<StoredSplit['pixKeyType'], PublicKeyType> = {
-  EMAIL: 'EMAIL',
-  PHONE: 'PHONE',
-  CPF: 'DOCUMENT',
-  CNPJ: 'DOCUMENT',
-  RANDOM: 'RANDOM',
-};
 
 /** The PENDING "Pix in" behind a charge (cash-in or cob), until it is paid, expires or is cancelled. */
 function pendingChargeTransaction(input: {
@@ -91,10 +90,7 @@ const isDocument = (d: string) => isValidCpf(d) || isValidCnpj(d);
 export function splitProblems(amount: Cents, splits: readonly StoredSplit[]): string[] {
   const problems: string[] = [];
   splits.forEach((split, i) => {
-    const key = toDictKey(split.pixKey, SPLIT_KEY_TYPES[split.pixKeyType]);
-    // DOCUMENT accepts both lengths: a CPF-typed key must be a CPF and a CNPJ-typed one a CNPJ.
-    const typeMatches = key !== undefined && (SPLIT_KEY_TYPES[split.pixKeyType] !== 'DOCUMENT' || key.type === split.pixKeyType);
-    if (!typeMatches) problems.push(`splits[${i}].pixKey is not a valid ${split.pixKeyType} key`);
+    if (!splitDictKey(split.pixKey, split.pixKeyType)) problems.push(`splits[${i}].pixKey is not a valid ${split.pixKeyType} key`);
     if (!isDocument(split.document)) problems.push(`splits[${i}].document must be a valid CPF or CNPJ, digits only`);
   });
   if (problems.length === 0 && splits.length > 0) {
@@ -148,7 +144,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
    * stays with the account.
    */
   async function ownKeySplits(accountId: number, splits: readonly StoredSplit[]): Promise<string[]> {
-    const keys = splits.map((split) => toDictKey(split.pixKey, SPLIT_KEY_TYPES[split.pixKeyType])?.normalized);
+    const keys = splits.map((split) => splitDictKey(split.pixKey, split.pixKeyType)?.normalized);
     const owners = await accountsRepo.byKeys(db, [...new Set(keys.filter((k): k is string => k !== undefined))]);
     return keys.flatMap((key, i) =>
       key !== undefined && owners.get(key)?.accountId === accountId
@@ -169,7 +165,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
 
     return db.transaction().execute(async (trx) => {
       const account = await loadAccount(trx, accountId);
-      const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed as Cents, percentBp: account.fee_cash_in_percent_bp });
+      const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp });
       if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
       const now = clock.now();
       const { created, row: tx } = await transactionsRepo.insertUnlessExternalIdUsed(
@@ -291,6 +287,18 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
   }
 
   /**
+   * GET /cob: the charge and, once paid, the PIX that paid it with its refunds (the central bank's
+   * CobCompleta `pix` array), so a client finds the end-to-end id its devolução needs.
+   */
+  async function readCob(accountId: number, txid: string): Promise<CobReading> {
+    const charge = await getCob(accountId, txid);
+    if (charge.status !== 'CONCLUIDA') return { charge, payments: [] };
+    const tx = await transactionsRepo.byId(db, charge.transaction_id);
+    if (!tx || tx.status !== 'CONFIRMED' || !tx.end_to_end_id) return { charge, payments: [] };
+    return { charge, payments: [{ tx, refunds: await refundsRepo.ofOriginal(db, tx.id) }] };
+  }
+
+  /**
    * PATCH /cob: the receiver removes an ATIVA charge. Its transaction ends in ERROR
    * (CHARGE_CANCELLED) so it no longer counts as pending; the revision goes up by one.
    */
@@ -310,7 +318,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
     });
   }
 
-  return { createCashIn, createCob, getCob, cancelCob };
+  return { createCashIn, createCob, getCob, readCob, cancelCob };
 }
 
 export type ChargeService = ReturnType<typeof createChargeService>;

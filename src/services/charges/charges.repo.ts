@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction as Trx } from 'kysely';
+import { cents, type Cents } from '../../domain/money.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { ChargesTable, CobStatus } from '../../db/schema/charges.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
@@ -60,7 +61,7 @@ export const chargesRepo = {
   async confirmTransaction(
     db: Db,
     id: number,
-    paid: { amount: number; fee: number; endToEndId: string; counterpart: Counterpart; at: Date },
+    paid: { amount: Cents; fee: Cents; endToEndId: string; counterpart: Counterpart; at: Date },
   ): Promise<TransactionRow | undefined> {
     return db
       .updateTable('transactions')
@@ -68,7 +69,7 @@ export const chargesRepo = {
         status: 'CONFIRMED',
         original_amount: paid.amount,
         fee_amount: paid.fee,
-        final_amount: paid.amount - paid.fee,
+        final_amount: cents(paid.amount - paid.fee),
         end_to_end_id: paid.endToEndId,
         counterpart: JSON.stringify(paid.counterpart),
         error_code: null,

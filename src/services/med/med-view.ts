@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { maskDocument } from '../../domain/documents.ts';
-import { toBrlNumber, type Cents } from '../../domain/money.ts';
+import { toBrlNumber } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { MedRow } from './meds.repo.ts';
@@ -57,7 +57,7 @@ export function medView(med: MedRow, original: TransactionRow | undefined, conte
     contestedBank,
     transaction: original
       ? {
-          amount: toBrlNumber(original.original_amount as Cents),
+          amount: toBrlNumber(original.original_amount),
           type: 'PIX',
           transactionType: 'CASH_IN',
           name: counterpart?.name ?? null,

@@ -52,11 +52,11 @@ export function createMedService(deps: {
         ispb: payerBank?.bankISPB ?? '00000000',
         name: payerBank?.bankName ?? 'Instituição solicitante',
       };
-      let blocked = 0;
+      let blocked = cents(0);
       if (original) {
         // The account row lock makes "only what is available" exact under concurrency.
         const account = (await accountsRepo.byIdForUpdate(trx, report.accountId))!;
-        blocked = Math.min(disputed, account.available, remainingRefundable(original));
+        blocked = cents(Math.min(disputed, account.available, remainingRefundable(original)));
       }
       const med = await medsRepo.insert(trx, {
         account_id: report.accountId,
@@ -105,7 +105,7 @@ export function createMedService(deps: {
       origin: 'med',
       external_id: null,
       original_amount: amount,
-      fee_amount: 0,
+      fee_amount: cents(0),
       final_amount: amount,
       end_to_end_id: rtrId,
       pix_key: null,
@@ -129,7 +129,7 @@ export function createMedService(deps: {
       description: med.description,
       created_at: now,
     });
-    const settled = await deps.ledger.settleOne(trx, { accountId: med.account_id, amount, transactionId: tx.id, reason: 'med_refund' });
+    const settled = await deps.ledger.settleOne(trx, { accountId: med.account_id, amount, transactionId: tx.id, reason: 'med_refund', counter: 'med_clearing' });
     if (!settled.ok) throw new Error(`MED refund settlement refused: ${settled.error}`);
     return tx.id;
   }
@@ -161,7 +161,7 @@ export function createMedService(deps: {
         reason: move.to === 'CANCELLED' ? 'REFUND_CANCELLATION' : med.reason,
         analysis_result: result,
         analysis_details: update.analysisDetails ?? med.analysis_details,
-        blocked_amount: move.effect === 'none' ? med.blocked_amount : 0,
+        blocked_amount: move.effect === 'none' ? med.blocked_amount : cents(0),
         refund_transaction_id: refundTransactionId,
         updated_at: now,
       });

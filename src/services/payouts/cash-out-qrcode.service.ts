@@ -45,7 +45,7 @@ export function createCashOutQrCodeService(deps: {
     if (!parsed.ok) throw new DomainError('PIX_INVALID_QR_CODE', { reason: parsed.reason }, `The QR code is invalid: ${parsed.reason}`);
     const code = parsed.code;
     if (code.amount !== undefined && code.amount !== input.amount) {
-      throw new DomainError('PIX_QR_CODE_AMOUNT_MISMATCH', { qrCodeAmount: toBrlNumber(code.amount as Cents), value: toBrlNumber(input.amount as Cents) });
+      throw new DomainError('PIX_QR_CODE_AMOUNT_MISMATCH', { qrCodeAmount: toBrlNumber(code.amount), value: toBrlNumber(input.amount as Cents) });
     }
     const base: Omit<PayoutRequest, 'counterpart' | 'destination' | 'pixKey'> = {
       accountId: input.accountId,

@@ -34,7 +34,7 @@ export function transferView(tx: TransactionRow) {
     endToEndId: tx.end_to_end_id ?? meta.idempotencyKey ?? '',
     eventDate: (tx.processed_at ?? tx.created_at).toISOString(),
     id: tx.id,
-    payment: { amount: toBrlNumber(tx.original_amount as Cents), currency: 'BRL' },
+    payment: { amount: toBrlNumber(tx.original_amount), currency: 'BRL' },
     type: TYPE[tx.status],
     ...(tx.status === 'ERROR' ? { errorCode: tx.error_code, errorMessage: tx.error_message } : {}),
   };

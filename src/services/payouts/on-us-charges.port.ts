@@ -5,8 +5,7 @@ import type { DB } from '../../db/schema.ts';
 /**
  * Pays one of our own charges from a dynamic BR Code whose location is ours
  * (`${publicHost}/qr/v2/...`), inside the payer's database transaction (decisions 4.11). The
- * charges feature provides it (container property `onUsCharges`); without it such codes are
- * refused as a charge not found. The payer's debit is the payouts feature's; the implementation
+ * charges feature provides it (container property `onUsCharges`). The payer's debit is the payouts feature's; the implementation
  * credits the receiver (its "Pix in", the charge CONFIRMED, its cash_in event).
  */
 export interface OnUsCharges {

@@ -46,6 +46,7 @@ export function createOnUsCredit(deps: { clock: Clock; ledger: Ledger; outbox: O
     return receivePix(trx, receiver, {
       amount: input.amount,
       origin: 'on_us',
+      from: 'onus_clearing',
       endToEndId: input.endToEndId,
       pixKey: input.pixKey,
       description: input.description,

@@ -4,14 +4,14 @@ import type { Clock } from '../../domain/clock.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
-import { feeFor, MAX_AMOUNT, type Cents, toBrlNumber } from '../../domain/money.ts';
+import { MAX_AMOUNT, type Cents } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
-import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { PaymentTarget, Settlement } from '../settlement/settlement.service.ts';
-import { admitPayout, LIMITED_ORIGINS } from './limits.ts';
-import { createPayoutBatcher, payoutRow, type BatchablePayout } from './payout-batcher.ts';
+import { createPayoutAdmission } from './payout-admission.ts';
+import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 import { transact } from '../../db/transact.ts';
@@ -50,9 +50,9 @@ export interface PayoutRequest {
 }
 
 /**
- * The shared path of every payout the account orders (by key, by QR code, direct transfer): fee,
- * limits, the PENDING row (the unique externalId index decides duplicates), the hold, and then the
- * network's settlement job or an on-us settlement, all in one database transaction.
+ * The shared path of every payout the account orders (by key, by QR code, direct transfer): the one
+ * admission (fee, limits, the PENDING row, duplicates, the hold, then the network's settlement job or
+ * an on-us settlement, in one database transaction), batched by group commit where it can be.
  */
 export function createOutgoingPayouts(deps: {
   db: Kysely<DB>;
@@ -60,7 +60,7 @@ export function createOutgoingPayouts(deps: {
   ledger: Ledger;
   settlement: Settlement;
   creditOnUs: OnUsCredit;
-  onUsCharges: () => OnUsCharges | undefined;
+  onUsCharges: OnUsCharges;
   institutionIspb: string;
   /** Group-commit batches in flight at once (see payout-batcher.ts); 0 runs every payout alone. */
   batchesInFlight?: number;
@@ -85,16 +85,13 @@ export function createOutgoingPayouts(deps: {
         description: req.description,
       });
     } else if (dest.kind === 'on_us_charge') {
-      const charges = deps.onUsCharges();
-      const paid = charges
-        ? await charges.payByLocation(trx, {
-            url: dest.url,
-            amount: dest.amount,
-            payerAccountId: payer.id,
-            payer: { name: payer.name, document: payer.document, ispb: deps.institutionIspb },
-            endToEndId: e2e,
-          })
-        : ({ ok: false, reason: 'NOT_FOUND' } as const);
+      const paid = await deps.onUsCharges.payByLocation(trx, {
+        url: dest.url,
+        amount: dest.amount,
+        payerAccountId: payer.id,
+        payer: { name: payer.name, document: payer.document, ispb: deps.institutionIspb },
+        endToEndId: e2e,
+      });
       if (!paid.ok) {
         if (paid.reason === 'AMOUNT_MISMATCH') throw new DomainError('PIX_QR_CODE_AMOUNT_MISMATCH');
         throw new DomainError('PIX_INVALID_QR_CODE', { reason: paid.reason }, paid.reason === 'NOT_FOUND' ? 'The QR code is invalid: charge not found.' : 'The QR code is invalid: the charge can no longer be paid.');
@@ -104,55 +101,23 @@ export function createOutgoingPayouts(deps: {
     return finished ?? tx;
   }
 
-  /** One payout in its own transaction: on-us payouts, those with an `onCreated`, a failed batch's items. */
+  const admit = createPayoutAdmission({ clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, settleOnUs });
+
+  /**
+   * One payout in its own transaction: a batch of one through the same admission (on-us payouts,
+   * those with an `onCreated`, a failed batch's items). A refusal rolls everything back.
+   */
   async function alone(req: PayoutRequest): Promise<TransactionRow> {
     return transact(deps.db, async (trx) => {
-      const account = await accountsRepo.byId(trx, req.accountId);
-      if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
-      const fee = feeFor(req.amount, { fixed: account.fee_cash_out_fixed as Cents, percentBp: account.fee_cash_out_percent_bp });
-      const finalAmount = (req.amount + fee) as Cents;
-      if (finalAmount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The amount plus the fee is above 999,999,999.99');
-      if (LIMITED_ORIGINS.has(req.origin) && req.amount > account.limit_per_transaction) {
-        throw new DomainError('PIX_TRANSACTION_LIMIT_EXCEEDED', { limit: toBrlNumber(account.limit_per_transaction as Cents) });
-      }
-      let counterpart: Counterpart;
-      if (typeof req.counterpart === 'function') {
-        const dest = req.destination;
-        const receiver = dest.kind === 'on_us_key' ? await accountsRepo.byId(trx, dest.receiverAccountId) : undefined;
-        if (!receiver) throw new DomainError('PIX_INVALID_PIX_KEY');
-        counterpart = req.counterpart(receiver);
-      } else counterpart = req.counterpart;
-
-      const now = deps.clock.now();
-      const row = payoutRow(req, account, fee, counterpart, now);
-      let tx: TransactionRow;
-      if (req.externalId !== null) {
-        const inserted = await transactionsRepo.insertUnlessExternalIdUsed(trx, row);
-        if (!inserted.created) {
-          throw new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: inserted.row.transaction_id });
-        }
-        tx = inserted.row;
-      } else {
-        tx = await transactionsRepo.insert(trx, row);
-      }
-      // The rows every payout of the account contends for (the limit counters, then the account
-      // balance) are locked last, so they are held for as few round trips as possible.
-      if (req.destination.kind === 'network') await deps.settlement.start(trx, tx, req.destination.target);
-      if (LIMITED_ORIGINS.has(req.origin)) await admitPayout(trx, account, req.amount, now);
-      // An on-us payout moves two balances: both rows in id order, so A->B and B->A never deadlock.
-      if (req.destination.kind === 'on_us_key') await accountsRepo.lockInOrder(trx, [account.id, req.destination.receiverAccountId]);
-      const held = await deps.ledger.holdOne(trx, { accountId: account.id, amount: finalAmount, transactionId: tx.id, reason: 'hold' });
-      if (!held.ok) throw new DomainError(req.codes.insufficient);
-
-      const result = req.destination.kind === 'network' ? tx : await settleOnUs(trx, account, tx, req);
-      await req.onCreated?.(trx, result);
-      return result;
+      const [result] = await admit(trx, [req]);
+      if (result instanceof Error) throw result;
+      return result!;
     });
   }
 
   const batcher =
     (deps.batchesInFlight ?? 1) > 0
-      ? createPayoutBatcher({ db: deps.db, clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, alone, inFlight: deps.batchesInFlight ?? 1, logger: deps.logger })
+      ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, logger: deps.logger })
       : undefined;
 
   const batchable = (req: PayoutRequest): req is BatchablePayout =>

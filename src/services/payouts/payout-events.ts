@@ -1,6 +1,6 @@
 import type { Transaction as Trx } from 'kysely';
 import { maskDocument } from '../../domain/documents.ts';
-import { toDecimalString, type Cents } from '../../domain/money.ts';
+import { toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
@@ -19,7 +19,7 @@ export function transferEvent(tx: TransactionRow) {
       txId: null,
       pixKey: tx.pix_key,
       status: tx.status === 'CONFIRMED' ? 'LIQUIDATED' : 'ERROR',
-      payment: { amount: toDecimalString(tx.original_amount as Cents), currency: 'BRL' },
+      payment: { amount: toDecimalString(tx.original_amount), currency: 'BRL' },
       endToEndId: tx.end_to_end_id,
       creditDebitType: 'DEBIT',
       idempotencyKey: meta.idempotencyKey ?? null,
@@ -35,7 +35,7 @@ export function registerPayoutHooks(deps: { settlement: Settlement; outbox: Outb
   const finished = (payload: (tx: TransactionRow) => Record<string, unknown>) => ({
     async onFinished(trx: Trx<DB>, tx: TransactionRow) {
       if (tx.status === 'ERROR' && LIMITED_ORIGINS.has(tx.origin)) {
-        await releasePayoutLimits(trx, tx.account_id, tx.original_amount as Cents, tx.created_at);
+        await releasePayoutLimits(trx, tx.account_id, tx.original_amount, tx.created_at);
       }
       await deps.outbox.emit(trx, { accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: payload(tx) });
     },

@@ -2,9 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
-import { toBrlNumber, type Cents } from '../../domain/money.ts';
+import { cents, toBrlNumber, type Cents } from '../../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
+import type { NetworkClearingAccount } from '../../ledger/chart.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
@@ -15,7 +16,15 @@ import { transact } from '../../db/transact.ts';
  * (REFUND_OUT, CREDIT) credited to the account, with its `refund_out` event. The payout's
  * `refunded_amount` grows in one conditional update, so refunds never add up to more than it paid.
  */
-export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; institutionIspb: string }) {
+export function createPayoutRefundService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  ledger: Ledger;
+  outbox: Outbox;
+  institutionIspb: string;
+  /** The refund comes back over the network the payout left through. */
+  networkAccount: NetworkClearingAccount;
+}) {
   async function refund(accountId: number, identifier: string, amount: Cents): Promise<TransactionRow> {
     return transact(deps.db, async (trx) => {
       const payout = await transactionsRepo.findForAccount(trx, accountId, identifier);
@@ -31,7 +40,7 @@ export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; 
       if (!updated) {
         if (payout.status !== 'CONFIRMED') throw new DomainError('PAYOUT_NOT_REFUNDABLE', { status: payout.status });
         throw new DomainError('PAYOUT_REFUND_EXCEEDS_PAYOUT', {
-          remainingAmountForRefund: toBrlNumber((payout.original_amount - payout.refunded_amount) as Cents),
+          remainingAmountForRefund: toBrlNumber(cents(payout.original_amount - payout.refunded_amount)),
         });
       }
       const now = deps.clock.now();
@@ -45,7 +54,7 @@ export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; 
         family: payout.family,
         external_id: null,
         original_amount: amount,
-        fee_amount: 0,
+        fee_amount: cents(0),
         final_amount: amount,
         end_to_end_id: endToEndId('D', counterpart?.bank?.bankISPB ?? deps.institutionIspb, now),
         pix_key: payout.pix_key,
@@ -59,9 +68,9 @@ export function createPayoutRefundService(deps: { db: Kysely<DB>; clock: Clock; 
         processed_at: now,
         updated_at: now,
       });
-      const credited = await deps.ledger.creditOne(trx, { accountId, amount, transactionId: refundTx.id, reason: 'payout_refund' });
+      const credited = await deps.ledger.creditOne(trx, { accountId, amount, transactionId: refundTx.id, reason: 'payout_refund', counter: deps.networkAccount });
       if (!credited.ok) throw new Error(`payout refund credit: ${credited.error}`);
-      const remaining = (updated.original_amount - updated.refunded_amount) as Cents;
+      const remaining = cents(updated.original_amount - updated.refunded_amount);
       await deps.outbox.emit(trx, {
         accountId,
         type: 'refund_out',

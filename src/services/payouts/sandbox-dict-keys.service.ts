@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
-import { detectDictKey, toDictKey, type DictKey, type DictKeyType, type PublicKeyType } from '../../domain/pix-keys.ts';
+import { directoryKey, type DictKeyType, type PublicKeyType } from '../../domain/pix-keys.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
@@ -17,23 +17,11 @@ export interface RegisterKeyInput {
   account?: string;
 }
 
-const PUBLIC_TYPES = new Set(['DOCUMENT', 'RANDOM', 'EMAIL', 'PHONE']);
-
 /** `POST /sandbox/dict/keys`: puts a holder in the simulated key directory (replacing any earlier one). */
 export function createSandboxDictKeys(deps: { db: Kysely<DB>; clock: Clock }) {
-  function normalize(input: RegisterKeyInput): DictKey | undefined {
-    const dict = detectDictKey(input.key);
-    if (dict && (dict.type === input.keyType || (input.keyType === 'DOCUMENT' && (dict.type === 'CPF' || dict.type === 'CNPJ')) || (input.keyType === 'RANDOM' && dict.type === 'EVP') || (input.keyType === 'EMAIL' && dict.type === 'EMAIL'))) {
-      return dict;
-    }
-    if (PUBLIC_TYPES.has(input.keyType)) return toDictKey(input.key, input.keyType as PublicKeyType);
-    if (input.keyType === 'PHONE') return toDictKey(input.key, 'PHONE');
-    return undefined;
-  }
-
   async function register(input: RegisterKeyInput) {
     const problems: string[] = [];
-    const key = normalize(input);
+    const key = directoryKey(input.key, input.keyType);
     if (!key) problems.push(`key is not a valid ${input.keyType} key`);
     if (!isDocument(input.document)) problems.push('document must be a valid CPF (11 digits) or CNPJ (14 digits)');
     const bank = bankByIspb(input.ispb);

@@ -14,6 +14,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until the current window ends (the Retry-After when refused). */
   resetSeconds: number;
+  /** The window this hit was counted in (for `giveBack`). */
+  windowStart: Date;
 }
 
 /**
@@ -35,7 +37,7 @@ export function createRateLimiter(deps: { db: Kysely<DB>; clock: Clock }) {
     // The first hit of a window clears that bucket's older windows, so the table stays small.
     if (row.hits === 1) await deps.db.deleteFrom('rate_limit_windows').where('bucket', '=', bucket).where('window_start', '<', start).execute();
     const resetSeconds = Math.max(1, Math.ceil((start.getTime() + windowMs - now) / 1000));
-    return { allowed: row.hits <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - row.hits), resetSeconds };
+    return { allowed: row.hits <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - row.hits), resetSeconds, windowStart: start };
   }
   /** The current window's count without counting this call (for limits on failures only). */
   async function peek(bucket: string, rule: RateLimitRule): Promise<RateLimitDecision> {
@@ -50,10 +52,19 @@ export function createRateLimiter(deps: { db: Kysely<DB>; clock: Clock }) {
       .executeTakeFirst();
     const hits = row?.hits ?? 0;
     const resetSeconds = Math.max(1, Math.ceil((start.getTime() + windowMs - now) / 1000));
-    return { allowed: hits < rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - hits), resetSeconds };
+    return { allowed: hits < rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - hits), resetSeconds, windowStart: start };
   }
 
-  return { hit, peek };
+  /** Uncounts one hit of that window (an attempt that turned out not to count, e.g. a right secret). */
+  async function giveBack(bucket: string, windowStart: Date): Promise<void> {
+    await deps.db
+      .updateTable('rate_limit_windows')
+      .set({ hits: sql`greatest(rate_limit_windows.hits - 1, 0)` })
+      .where('bucket', '=', bucket)
+      .where('window_start', '=', windowStart)
+      .execute();
+  }
+  return { hit, peek, giveBack };
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,4 +1,4 @@
-import { toBrlNumber, toDecimalString, type Cents } from '../../domain/money.ts';
+import { toBrlNumber, toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import type { RefundRow } from './refunds.repo.ts';
@@ -9,7 +9,7 @@ import { remainingRefundable } from './refund-rules.ts';
  * `parentTransaction`. Pending refunds count as refunded: their amount is reserved.
  */
 export function cashInReversalEvent(tx: TransactionRow, original: TransactionRow) {
-  const remaining = remainingRefundable(original) as Cents;
+  const remaining = remainingRefundable(original);
   return transactionEvent('CashInReversal', tx, { parentTransaction: parentTransaction(original, remaining) });
 }
 
@@ -26,12 +26,12 @@ export function refundV2Event(tx: TransactionRow, refund: RefundRow, original: T
       id: original.id,
       txId,
       status: settled ? 'REFUNDED' : 'ERROR',
-      payment: { amount: toDecimalString(original.original_amount as Cents), currency: 'BRL' },
+      payment: { amount: toDecimalString(original.original_amount), currency: 'BRL' },
       refunds: [
         {
           id: refund.refund_id,
           status: settled ? 'LIQUIDATED' : 'ERROR',
-          payment: { amount: toBrlNumber(tx.original_amount as Cents), currency: 'BRL' },
+          payment: { amount: toBrlNumber(tx.original_amount), currency: 'BRL' },
           endToEndId: refund.rtr_id,
           eventDate: (tx.processed_at ?? tx.updated_at).toISOString(),
           information: refund.description,

@@ -1,3 +1,4 @@
+import { cents, type Cents } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 
 /** Decisions 4.18: a received PIX can be refunded until 89 days after it was received. */
@@ -14,5 +15,5 @@ export function refundDeadlinePassed(original: Pick<TransactionRow, 'processed_a
 }
 
 /** What is still refundable of an original (pending and settled refunds both count). */
-export const remainingRefundable = (original: Pick<TransactionRow, 'original_amount' | 'refunded_amount'>) =>
-  original.original_amount - original.refunded_amount;
+export const remainingRefundable = (original: Pick<TransactionRow, 'original_amount' | 'refunded_amount'>): Cents =>
+  cents(original.original_amount - original.refunded_amount);

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
-import type { Cents } from '../../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
@@ -28,7 +27,7 @@ export function createRefundFinisher(deps: { outbox: Outbox }) {
         : finished;
     const original =
       tx.status === 'ERROR'
-        ? await refundsRepo.giveBack(trx, finished.parent_id, tx.original_amount as Cents)
+        ? await refundsRepo.giveBack(trx, finished.parent_id, tx.original_amount)
         : (await transactionsRepo.byId(trx, finished.parent_id))!;
     if (tx.family === 'bacen') {
       const charge = await trx.selectFrom('charges').select('txid').where('transaction_id', '=', original.id).executeTakeFirst();

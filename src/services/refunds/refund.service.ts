@@ -2,14 +2,14 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
-import { toBrlNumber, type Cents } from '../../domain/money.ts';
+import { cents, toBrlNumber, type Cents } from '../../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { RefundNature } from '../../db/schema/refunds.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
-import { refundDeadlinePassed } from './refund-rules.ts';
+import { refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
 import { transact } from '../../db/transact.ts';
 
 /** What the refund service needs of the one settlement job of outgoing debits (services/settlement). */
@@ -86,7 +86,7 @@ export function createRefundService(deps: {
         external_id: cmd.family === 'api' ? refundId : null,
         // Refunds carry no fee: the payer gets back exactly what is refunded.
         original_amount: cmd.amount,
-        fee_amount: 0,
+        fee_amount: cents(0),
         final_amount: cmd.amount,
         end_to_end_id: rtrId,
         pix_key: null,
@@ -131,7 +131,7 @@ export function createRefundService(deps: {
       if (refunded === undefined) {
         const current = (await transactionsRepo.byId(trx, original.id))!;
         throw new DomainError('PIX_REFUND_AMOUNT_EXCEEDS_REFUNDABLE', {
-          refundableAmount: toBrlNumber((current.original_amount - current.refunded_amount) as Cents),
+          refundableAmount: toBrlNumber(remainingRefundable(current)),
           requestedAmount: toBrlNumber(cmd.amount),
         });
       }

@@ -14,7 +14,7 @@ export const refundsRepo = {
    * concurrent refunds can never together pass the original amount. Answers the new refunded total,
    * or undefined when the amount does not fit.
    */
-  async reserve(db: Db, originalId: number, amount: Cents): Promise<number | undefined> {
+  async reserve(db: Db, originalId: number, amount: Cents): Promise<Cents | undefined> {
     const row = await db
       .updateTable('transactions')
       .set({ refunded_amount: sql`refunded_amount + ${amount}` })
@@ -43,6 +43,15 @@ export const refundsRepo = {
       .onConflict((oc) => oc.columns(['original_id', 'refund_id']).doNothing())
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** Every refund of one original with its transaction, oldest first (a paid cob's `devolucoes`). */
+  async ofOriginal(db: Db, originalId: number): Promise<Array<{ refund: RefundRow; tx: TransactionRow }>> {
+    const refunds = await db.selectFrom('refunds').selectAll().where('original_id', '=', originalId).orderBy('id').execute();
+    if (refunds.length === 0) return [];
+    const txs = await db.selectFrom('transactions').selectAll().where('id', 'in', refunds.map((r) => r.transaction_id)).execute();
+    const byId = new Map(txs.map((tx) => [tx.id, tx]));
+    return refunds.map((refund) => ({ refund, tx: byId.get(refund.transaction_id)! }));
   },
 
   async byTransactionId(db: Db, transactionId: number): Promise<RefundRow | undefined> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Container } from '../../container.ts';
@@ -22,8 +23,21 @@ export interface DemoAccount {
   keyPath: string;
 }
 
+let memoryFolder: string | undefined;
+
+/**
+ * `${DATA_DIR}/demo`; with `DATA_DIR=memory://`, which keeps nothing, a private temporary folder
+ * (mode 0700) of this process, removed when it exits: nothing is written in the working directory, and
+ * the printed paths still work for the curl command.
+ */
 function demoFolder(config: Config): string {
-  return config.dataDir === 'memory://' ? process.cwd() : path.resolve(config.dataDir, 'demo');
+  if (config.dataDir !== 'memory://') return path.resolve(config.dataDir, 'demo');
+  if (!memoryFolder) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'pix-demo-'));
+    memoryFolder = folder;
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  return memoryFolder;
 }
 
 /**
@@ -36,12 +50,19 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
   mkdirSync(folder, { recursive: true });
   const certPath = path.join(folder, 'client-cert.pem');
   const keyPath = path.join(folder, 'client-key.pem');
-  const credentialsPath = path.join(folder === process.cwd() ? path.join(folder, '.pix-demo') : folder, 'credentials.json');
+  const credentialsPath = path.join(folder, 'credentials.json');
 
   let account = await c.accounts.demo();
   if (!account) {
-    account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
-    await c.deposits.deposit(account.id, DEMO_FUNDING);
+    try {
+      account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
+      await c.deposits.deposit(account.id, DEMO_FUNDING);
+    } catch (error) {
+      // Several instances starting together on one database: another one created it first (the
+      // unique index on is_demo), and funds it.
+      account = (error as { code?: string }).code === '23505' ? await c.accounts.demo() : undefined;
+      if (!account) throw error;
+    }
   }
 
   const now = c.clock.now();
@@ -95,8 +116,12 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
 }
 
 export function printDemo(demo: DemoAccount, config: Config) {
-  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  const encodeCert = `$(node -e 'process.stdout.write(encodeURIComponent(require("fs").readFileSync(process.argv[1],"utf8")))' '${demo.certPath}')`;
+  const scheme = config.tls ? 'https' : 'http';
+  const base = `${scheme}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  // Over our own TLS the certificate is proven on the handshake (-k: the server's may be self-signed).
+  const presentCert = config.tls
+    ? `    -k --cert '${demo.certPath}' --key '${demo.keyPath}' \\`
+    : `    -H "X-SSL-Client-Cert: $(node -e 'process.stdout.write(encodeURIComponent(require("fs").readFileSync(process.argv[1],"utf8")))' '${demo.certPath}')" \\`;
   const lines = [
     '',
     '  pix-account-service is running in SANDBOX mode',
@@ -114,10 +139,10 @@ export function printDemo(demo: DemoAccount, config: Config) {
     '  Get an access token:',
     `  curl -s -X POST ${base}/api/auth/token \\`,
     `    -H 'Content-Type: application/json' \\`,
-    `    -H "X-SSL-Client-Cert: ${encodeCert}" \\`,
+    presentCert,
     `    -d '{"clientId":"${demo.clientId}","clientSecret":"${demo.clientSecret}"}'`,
     '',
-    '  Then: curl -s ' + base + "/api/balance -H 'Authorization: Bearer <access_token>'",
+    `  Then: curl -s${config.tls ? ' -k' : ''} ${base}/api/balance -H 'Authorization: Bearer <access_token>'`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');

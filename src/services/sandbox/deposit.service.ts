@@ -41,6 +41,7 @@ export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledge
       return receivePix(trx, account, {
         amount,
         origin: 'deposit',
+        from: 'world',
         endToEndId: endToEndId('E', payer.ispb, deps.clock.now()),
         pixKey: account.pix_key,
         description: null,

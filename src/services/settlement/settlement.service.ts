@@ -1,12 +1,11 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
-import type { Cents } from '../../domain/money.ts';
 import type { DictKey } from '../../domain/pix-keys.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
+import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import type { OutgoingPayment, PixNetwork } from '../../network/pix-network.ts';
 
 export const SETTLEMENT_JOB = 'settlement';
@@ -57,7 +56,7 @@ export function createSettlement(deps: {
   function payment(tx: TransactionRow, p: JobPayload): OutgoingPayment {
     return {
       transactionId: tx.id,
-      amount: tx.original_amount as Cents,
+      amount: tx.original_amount,
       key: p.key,
       creditorDocument: p.creditorDocument,
       holderDocument: p.holderDocument ?? null,
@@ -81,9 +80,9 @@ export function createSettlement(deps: {
    * contends for, so it is locked for as little of the transaction as possible (and always after
    * the limit counters a hook may touch, the order the payout paths lock them in).
    */
-  async function finish(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome): Promise<TransactionRow | undefined> {
+  async function finish(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome, counter: SystemAccount): Promise<TransactionRow | undefined> {
     const now = deps.clock.now();
-    const entry = { accountId: tx.account_id, amount: tx.final_amount as Cents, transactionId: tx.id, reason: '' };
+    const entry = { accountId: tx.account_id, amount: tx.final_amount, transactionId: tx.id, reason: '', counter, fee: tx.fee_amount };
     const finished =
       outcome.status === 'settled'
         ? await transactionsRepo.finishPending(trx, tx.id, { status: 'CONFIRMED', at: now, endToEndId: outcome.endToEndId })
@@ -142,7 +141,9 @@ export function createSettlement(deps: {
     // Hooks touch the limit counters: in account order, the order admission locks them in.
     const inLockOrder = [...finished].sort((a, b) => a.account_id - b.account_id || a.id - b.id);
     for (const row of inLockOrder) await hookOf(row.origin).onFinished(trx, row);
-    const entry = (row: TransactionRow, reason: string) => ({ accountId: row.account_id, amount: row.final_amount as Cents, transactionId: row.id, reason });
+    const entry = (row: TransactionRow, reason: string) => ({
+      accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter: deps.network.ledgerAccount, fee: row.fee_amount,
+    });
     const settled = finished.filter((r) => r.status === 'CONFIRMED').map((r) => entry(r, 'settle'));
     const released = finished.filter((r) => r.status === 'ERROR').map((r) => entry(r, 'release'));
     for (const [op, entries] of [['settle', settled], ['release', released]] as const) {
@@ -168,7 +169,7 @@ export function createSettlement(deps: {
         return;
       }
     }
-    await finish(trx, tx, outcome);
+    await finish(trx, tx, outcome, deps.network.ledgerAccount);
   }
 
   deps.scheduler.register<JobPayload>(SETTLEMENT_JOB, (trx, job) => handle(trx, job.payload), {
@@ -197,7 +198,7 @@ export function createSettlement(deps: {
      * Finishes a PENDING, held debit at once (on-us payments, which never leave the service), in
      * the caller's transaction, exactly as the job would.
      */
-    finishNow: finish,
+    finishNow: (trx: Trx<DB>, tx: TransactionRow, outcome: Outcome) => finish(trx, tx, outcome, 'onus_clearing'),
     /** Registers what an origin does when its payments finish; one hook per origin. */
     registerHook(origin: string, hook: SettlementHook) {
       if (hooks.has(origin)) throw new Error(`settlement hook for origin "${origin}" registered twice`);

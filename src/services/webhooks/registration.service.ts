@@ -6,7 +6,8 @@ import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { DB, EventType } from '../../db/schema.ts';
 import type { WebhookHeader, WebhookRow } from '../../db/schema/webhooks.ts';
 import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
-import { checkWebhookHeaders, checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
+import type { HostResolver } from '../../webhooks/host-resolver.ts';
+import { checkWebhookHeaders, checkWebhookHost, checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
 
 export const MAX_ACTIVE_URLS_PER_EVENT = 3;
 
@@ -21,7 +22,7 @@ export interface RegistrationInput {
  * The account row is locked while registering, so two concurrent registrations can never both take
  * the third active slot of an event.
  */
-export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: Clock; mode: Mode }) {
+export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: Clock; mode: Mode; resolver: HostResolver }) {
   const { db, clock } = deps;
 
   async function requireAccount(accountId: number) {
@@ -34,6 +35,8 @@ export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: 
     const headers = input.headers ?? [];
     const checked = checkWebhookUrl(input.url, deps.mode);
     const problems = [...(checked.ok ? [] : checked.problems), ...checkWebhookHeaders(headers)];
+    // Production resolves the name now (before the transaction: a network call), as a delivery would.
+    if (checked.ok && deps.mode === 'production') problems.push(...(await checkWebhookHost(checked.url, deps.resolver)));
     if (!checked.ok || problems.length > 0) throw new ValidationError(problems);
     const url = checked.url;
     const result = await db.transaction().execute(async (trx) => {

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { percentFromBasisPoints, toBrlNumber, type Cents } from '../../../domain/money.ts';
 import type { AccountRow } from '../../../db/repos/accounts.repo.ts';
 
-const brl = (c: number) => toBrlNumber(c as Cents);
+const brl = (c: Cents) => toBrlNumber(c);
 const percent = percentFromBasisPoints;
 
 export const Limits = Type.Object({ perTransaction: Type.Number(), daily: Type.Number(), nightly: Type.Number() });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import { Document } from '../../schemas/common.ts';
 import { AccountCreated, accountCreatedView } from './account-view.ts';
 
 export const createAccountRoute: RouteModule = (app, c) =>
@@ -12,7 +13,7 @@ export const createAccountRoute: RouteModule = (app, c) =>
         summary: 'Create an account (with a random EVP key)',
         body: Type.Object({
           name: Type.String({ minLength: 1, maxLength: 100 }),
-          document: Type.String({ minLength: 11, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14)' }),
+          document: Document(),
           type: Type.Optional(Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('COMPANY')])),
         }),
         response: { 201: AccountCreated },

@@ -11,10 +11,11 @@ export const deleteWebhookRoute: RouteModule = (app, c) =>
         tags: ['admin'],
         summary: 'Delete a webhook registration (its pending deliveries are cancelled)',
         params: Type.Object({ id: NumericId }),
+        response: { 204: Type.Null({ description: 'Done' }) },
       },
     },
     async (request, reply) => {
       await c.webhooks.remove(Number(request.params.id), recordAs(c.audit, adminTokenActor(request.ip), 'webhook.remove'));
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );

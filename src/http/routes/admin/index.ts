@@ -6,6 +6,7 @@ import { inviteMemberRoute } from './invite-member.route.ts';
 import { deleteWebhookRoute } from './delete-webhook.route.ts';
 import { getAccountRoute } from './get-account.route.ts';
 import { getWebhookSecretRoute } from './get-webhook-secret.route.ts';
+import { ledgerCheckRoute } from './ledger-check.route.ts';
 import { listAccountWebhooksRoute } from './list-account-webhooks.route.ts';
 import { registerAccountWebhookRoute } from './register-account-webhook.route.ts';
 import { registerCertificateRoute } from './register-certificate.route.ts';
@@ -28,6 +29,7 @@ export const adminRoutes: RouteModule[] = [
   listAccountWebhooksRoute,
   deleteWebhookRoute,
   getWebhookSecretRoute,
+  ledgerCheckRoute,
   createOperatorRoute,
   inviteMemberRoute,
 ];

@@ -5,17 +5,17 @@ import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../
 import type { RouteModule } from '../../app-types.ts';
 import { toPartsPerMillion, toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { Amount, ScenarioHeaders } from '../../schemas/common.ts';
+import { Amount, Document, ScenarioHeaders } from '../../schemas/common.ts';
 
 const Split = Type.Object({
   pixKey: Type.String({ minLength: 1, maxLength: 255 }),
   pixKeyType: Type.Union([Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('CPF'), Type.Literal('CNPJ'), Type.Literal('RANDOM')]),
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  document: Type.String({ pattern: '^[0-9A-Z]{11,14}$', description: 'CPF or CNPJ, digits only' }),
+  document: Document(),
   type: Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]),
   value: Type.Number({ minimum: 0.01, maximum: 999_999_999.99, description: 'FIXED: BRL with at most 2 decimals; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100, with at most 4 decimals' }),
   immediate: Type.Optional(Type.Boolean({ default: false })),
-});
+}, { 'x-pix-key': { key: 'pixKey', type: 'pixKeyType', family: 'split' } });
 
 const Body = Type.Object({
   transaction: Type.Object({
@@ -27,7 +27,7 @@ const Body = Type.Object({
   }),
   payer: Type.Object({
     fullName: Type.String({ minLength: 1, maxLength: 100 }),
-    document: Type.String({ minLength: 11, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14 characters)' }),
+    document: Document(),
   }),
   additionalInfo: Type.Optional(Type.Record(Type.String(), Type.String(), { maxProperties: 10 })),
   splits: Type.Optional(Type.Array(Split, { maxItems: 10 })),

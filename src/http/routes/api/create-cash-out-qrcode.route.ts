@@ -3,7 +3,7 @@ import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { CashOutResponse } from './create-cash-out.route.ts';
-import { ScenarioHeaders } from '../../schemas/common.ts';
+import { Document, ScenarioHeaders } from '../../schemas/common.ts';
 
 const CashOutQrCodeRequest = Type.Object({
   value: Type.Number({ format: 'money', minimum: 0.01, description: 'BRL; must equal the amount embedded in the QR code when present' }),
@@ -11,7 +11,7 @@ const CashOutQrCodeRequest = Type.Object({
   externalId: Type.String({ minLength: 1, maxLength: 255 }),
   description: Type.Optional(Type.String({ maxLength: 140 })),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  document: Type.Optional(Type.String({ minLength: 1, maxLength: 14 })),
+  document: Type.Optional(Document()),
 });
 
 export const createCashOutQrCodeRoute: RouteModule = (app, c) =>

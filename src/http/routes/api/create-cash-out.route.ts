@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { ScenarioHeaders } from '../../schemas/common.ts';
+import { Document, ScenarioHeaders } from '../../schemas/common.ts';
 
 const CashOutRequest = Type.Object({
   // No upper bound here: above 999,999,999.99 is the business code PIX_INVALID_AMOUNT (decisions 4.7).
@@ -13,8 +13,8 @@ const CashOutRequest = Type.Object({
     key: Type.String({ minLength: 1, maxLength: 77 }),
     keyType: Type.Union([Type.Literal('DOCUMENT'), Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('RANDOM')]),
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    document: Type.String({ minLength: 1, maxLength: 14, description: 'CPF (11 digits) or CNPJ (14) of the key holder' }),
-  }),
+    document: Document({ description: 'CPF (11 digits) or CNPJ (14) of the key holder' }),
+  }, { 'x-pix-key': { key: 'key', type: 'keyType', family: 'public' } }),
 });
 
 export const CashOutResponse = Type.Object({

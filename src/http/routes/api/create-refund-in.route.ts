@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
@@ -10,7 +10,7 @@ const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
   reason: Type.Optional(Type.String({ maxLength: 255 })),
   externalId: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: "unique per account; the compatible family's devolucao id" }),
+    Type.String({ format: 'devolucao-id', description: "unique per account; 1-35 letters and digits, the compatible family's devolucao id" }),
   ),
 });
 
@@ -55,7 +55,7 @@ export const createRefundInRoute: RouteModule = (app, c) =>
         transactionId: tx.transaction_id,
         externalId: refund.refund_id,
         status: tx.status,
-        refundValue: toBrlNumber(tx.original_amount as Cents),
+        refundValue: toBrlNumber(tx.original_amount),
         providerTransactionId: refund.rtr_id,
         generateTime: tx.created_at.toISOString(),
       });

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifySchemaValidationError } from 'fastify';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import type { RouteModule } from '../../app-types.ts';
+import { presentedCertificate } from '../../client-certificate.ts';
 import { violations } from '../../validation.ts';
 
 const TokenRequest = Type.Object({
@@ -33,7 +34,7 @@ export const createTokenRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      const certificate = c.tokenGrants.readCertificate(request.headers['x-ssl-client-cert']);
+      const certificate = c.tokenGrants.certificateFrom(presentedCertificate(request, c.config));
       if (request.validationError) {
         const found = violations(
           ((request.validationError as { validation?: FastifySchemaValidationError[] }).validation ?? []) as never,
@@ -46,7 +47,7 @@ export const createTokenRoute: RouteModule = (app, c) =>
         );
       }
       const body = request.body as Static<typeof TokenRequest>;
-      const grant = await c.tokenGrants.grant(certificate, body);
+      const grant = await c.tokenGrants.grant(certificate, body, { address: request.ip });
       return reply.code(201).send({ access_token: grant.accessToken, token_type: 'Bearer', expires_in: grant.expiresIn });
     },
   );

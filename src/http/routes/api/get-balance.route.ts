@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { cents, toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 
@@ -20,10 +20,10 @@ export const getBalanceRoute: RouteModule = (app, c) =>
     },
     async (request) => {
       const account = await c.accounts.get(accountIdOf(request));
-      const available = account.available as Cents;
-      const blocked = account.blocked as Cents;
+      const available = account.available;
+      const blocked = account.blocked;
       return {
-        grossBalance: toBrlNumber((available + blocked) as Cents),
+        grossBalance: toBrlNumber(cents(available + blocked)),
         blockedBalance: toBrlNumber(blocked),
         netBalance: toBrlNumber(available),
         consultedAt: c.clock.now().toISOString(),

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { maskDocument } from '../../../domain/documents.ts';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../../db/schema.ts';
 import type { RouteModule } from '../../app-types.ts';
@@ -38,9 +38,9 @@ export function transactionPoll(tx: TransactionRow): Static<typeof TransactionPo
     externalId: tx.external_id,
     type: tx.kind,
     status: tx.status,
-    originalAmount: toBrlNumber(tx.original_amount as Cents),
-    feeAmount: toBrlNumber(tx.fee_amount as Cents),
-    finalAmount: toBrlNumber(tx.final_amount as Cents),
+    originalAmount: toBrlNumber(tx.original_amount),
+    feeAmount: toBrlNumber(tx.fee_amount),
+    finalAmount: toBrlNumber(tx.final_amount),
     e2eId: tx.end_to_end_id,
     counterpartName: cp?.name ?? null,
     counterpartDocument: cp?.document ? maskDocument(cp.document) : null,

@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ValidationError } from '../../../domain/errors/domain-error.ts';
 import { Med } from '../../../services/med/med-view.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
+import { ShortError } from '../../schemas/common.ts';
 import type { RouteModule } from '../../app-types.ts';
-import { errorHandler } from '../../errors/formats.ts';
-import { toProblem } from '../../errors/problem.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 
 /** Decisions 4.16: 60 requests a minute per account. */
@@ -25,17 +23,6 @@ const MedPage = Type.Object({
   metadata: Type.Object({ total: Type.Number(), page: Type.Number(), pageSize: Type.Number(), totalPages: Type.Number() }),
 });
 
-/**
- * The spec gives this /api route's 400 the short form `{statusCode, message, error}`; every other
- * status keeps the /api envelope, so clients handle 401 and 429 as on any /api route.
- */
-function shortOn400(c: Parameters<RouteModule>[1]) {
-  const short = errorHandler('short', () => c.clock.now());
-  const full = errorHandler('full', () => c.clock.now());
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply) =>
-    (toProblem(error).status === 400 ? short : full)(error, request, reply);
-}
-
 /** GET /api/med: the MEDs opened against the account's received PIX, newest first. */
 export const listMedRoute: RouteModule = (app, c) =>
   app.get(
@@ -50,13 +37,12 @@ export const listMedRoute: RouteModule = (app, c) =>
           if (!decision.allowed) throw new DomainError('RATE_LIMITED', { retryAfterSeconds: decision.resetSeconds });
         },
       ],
-      errorHandler: shortOn400(c),
       schema: {
         tags: ['med'],
         summary: 'List MEDs (Special Refund Mechanism)',
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: MedPage },
+        response: { 200: MedPage, 400: ShortError },
       },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
 import type { RouteModule } from '../../app-types.ts';
@@ -40,8 +40,8 @@ const ListQuery = Type.Object({
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')])),
   type: Type.Optional(Type.Union([Type.Literal('PAYMENT'), Type.Literal('WITHDRAW'), Type.Literal('REFUND_IN'), Type.Literal('REFUND_OUT')])),
-  startDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', description: 'UTC date, inclusive; default 31 days before endDate' })),
-  endDate: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}', description: 'UTC date, inclusive; default today' })),
+  startDate: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'UTC date, inclusive; default 31 days before endDate' })),
+  endDate: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'UTC date, inclusive; default today' })),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   endToEndId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
 });
@@ -53,9 +53,9 @@ export function transactionItem(tx: TransactionRow): Static<typeof TransactionIt
     status: STATUS_LABEL[tx.status],
     operationType: OPERATION_LABEL[tx.kind],
     movementType: movementOf(tx.kind),
-    originalAmount: toBrlNumber(tx.original_amount as Cents),
-    feeAmount: toBrlNumber(tx.fee_amount as Cents),
-    finalAmount: toBrlNumber(tx.final_amount as Cents),
+    originalAmount: toBrlNumber(tx.original_amount),
+    feeAmount: toBrlNumber(tx.fee_amount),
+    finalAmount: toBrlNumber(tx.final_amount),
     endToEndId: tx.end_to_end_id,
     createdAt: tx.created_at.toISOString(),
     processedAt: tx.processed_at?.toISOString() ?? null,

@@ -1,25 +1,30 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
+import { DecimalAmount } from '../../schemas/common.ts';
+import { toDecimalString } from '../../../domain/money.ts';
 import type { Devedor } from '../../../db/schema/charges.ts';
-import type { ChargeRow } from '../../../services/charges/charges.repo.ts';
+import type { CobReading } from '../../../services/charges/charge.service.ts';
+import { Devolucao, devolucaoView } from './devolucao-view.ts';
 
 const InfoAdicional = Type.Object({ nome: Type.String({ maxLength: 50 }), valor: Type.String({ maxLength: 200 }) });
 
 /** The cob request body's pieces (central bank CobSolicitada). */
 export const CobBody = Type.Object({
-  calendario: Type.Object({ expiracao: Type.Optional(Type.Integer({ description: 'seconds, default 86400' })) }),
+  calendario: Type.Object({
+    expiracao: Type.Optional(Type.Integer({ minimum: MIN_EXPIRATION_S, maximum: MAX_EXPIRATION_S, description: `seconds, default ${DEFAULT_EXPIRATION_S}` })),
+  }),
   devedor: Type.Optional(
     Type.Object({
-      cpf: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'exactly 11 digits' })),
-      cnpj: Type.Optional(Type.String({ pattern: '^[0-9A-Z]{14}$' })),
+      cpf: Type.Optional(Type.String({ format: 'cpf', maxLength: 11, description: 'exactly 11 digits' })),
+      cnpj: Type.Optional(Type.String({ format: 'cnpj', maxLength: 14 })),
       nome: Type.String({ minLength: 1, maxLength: 200 }),
     }),
   ),
   valor: Type.Object({
-    original: Type.String({ pattern: '^[0-9]{1,10}\\.[0-9]{2}$', description: 'BRL with exactly two decimals' }),
+    original: DecimalAmount(),
     modalidadeAlteracao: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
   }),
-  chave: Type.String({ minLength: 1, maxLength: 77 }),
+  chave: Type.String({ format: 'dict-key', maxLength: 77 }),
   solicitacaoPagador: Type.Optional(Type.String({ maxLength: 140 })),
   infoAdicionais: Type.Optional(Type.Array(InfoAdicional, { maxItems: 50 })),
 });
@@ -42,13 +47,26 @@ export const Cob = Type.Object({
   solicitacaoPagador: Type.Optional(Type.String()),
   infoAdicionais: Type.Optional(Type.Array(InfoAdicional)),
   pixCopiaECola: Type.String(),
+  pix: Type.Optional(
+    Type.Array(
+      Type.Object({
+        endToEndId: Type.String({ description: 'the id a devolução names (PUT /pix/{e2eid}/devolucao/{id})' }),
+        txid: Type.String(),
+        valor: Type.String(),
+        chave: Type.String(),
+        horario: Type.String({ format: 'date-time' }),
+        devolucoes: Type.Array(Devolucao),
+      }),
+      { description: 'the PIX received for the charge, once paid (central bank CobCompleta)' },
+    ),
+  ),
 });
 
 /**
  * `loc.location` and `location` carry the copy-and-paste EMV string, as the interface spec says
  * (the central bank puts the URL there; its EMV field `pixCopiaECola` is answered too).
  */
-export function cobView(charge: ChargeRow): Static<typeof Cob> {
+export function cobView({ charge, payments }: CobReading): Static<typeof Cob> {
   const devedor = charge.devedor as Devedor | null;
   const infoAdicionais = charge.info_adicionais as Array<{ nome: string; valor: string }> | null;
   return {
@@ -59,10 +77,22 @@ export function cobView(charge: ChargeRow): Static<typeof Cob> {
     location: charge.br_code,
     status: charge.status,
     ...(devedor ? { devedor } : {}),
-    valor: { original: toDecimalString(charge.amount as Cents), modalidadeAlteracao: charge.modalidade_alteracao },
+    valor: { original: toDecimalString(charge.amount), modalidadeAlteracao: charge.modalidade_alteracao },
     chave: charge.receiver_key,
     ...(charge.solicitacao_pagador !== null ? { solicitacaoPagador: charge.solicitacao_pagador } : {}),
     ...(infoAdicionais ? { infoAdicionais } : {}),
     pixCopiaECola: charge.br_code,
+    ...(payments.length > 0
+      ? {
+          pix: payments.map(({ tx, refunds }) => ({
+            endToEndId: tx.end_to_end_id!,
+            txid: charge.txid,
+            valor: toDecimalString(tx.original_amount),
+            chave: charge.receiver_key,
+            horario: (tx.processed_at ?? tx.updated_at).toISOString(),
+            devolucoes: refunds.map((r) => devolucaoView(r.tx, r.refund)),
+          })),
+        }
+      : {}),
   };
 }

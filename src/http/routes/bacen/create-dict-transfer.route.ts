@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { SandboxScenarioHeader } from '../../schemas/common.ts';
+import { Document, SandboxScenarioHeader } from '../../schemas/common.ts';
 
 export const DictTransfer = Type.Object({
   endToEndId: Type.String({ description: 'provisionally the idempotency key; the real one arrives with settlement' }),
@@ -15,8 +15,8 @@ export const DictTransfer = Type.Object({
 });
 
 const DictTransferRequest = Type.Object({
-  pixKey: Type.String({ minLength: 1, maxLength: 77 }),
-  creditorDocument: Type.Optional(Type.String({ minLength: 1, maxLength: 14 })),
+  pixKey: Type.String({ format: 'dict-key', maxLength: 77 }),
+  creditorDocument: Type.Optional(Document()),
   priority: Type.Optional(Type.Union([Type.Literal('HIGH'), Type.Literal('NORM')])),
   description: Type.Optional(Type.String({ maxLength: 140 })),
   expiration: Type.Optional(Type.Integer({ minimum: 1, maximum: 10800, description: 'seconds in queue; default 600' })),

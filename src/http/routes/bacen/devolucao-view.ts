@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toDecimalString, type Cents } from '../../../domain/money.ts';
+import { toDecimalString } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import type { RefundRow } from '../../../services/refunds/refunds.repo.ts';
 
@@ -29,7 +29,7 @@ export function devolucaoView(tx: TransactionRow, refund: RefundRow): Static<typ
   return {
     id: refund.refund_id,
     rtrId: refund.rtr_id,
-    valor: toDecimalString(tx.original_amount as Cents),
+    valor: toDecimalString(tx.original_amount),
     natureza: refund.natureza,
     ...(refund.description !== null ? { descricao: refund.description } : {}),
     horario: {

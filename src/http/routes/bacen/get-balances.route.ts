@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 
@@ -31,8 +31,8 @@ export const getBalancesRoute: RouteModule = (app, c) =>
           {
             eventDate: c.clock.now().toISOString(),
             balanceAmount: {
-              available: toBrlNumber(account.available as Cents),
-              blocked: toBrlNumber(account.blocked as Cents),
+              available: toBrlNumber(account.available),
+              blocked: toBrlNumber(account.blocked),
               overdraft: 0,
             },
           },

@@ -10,5 +10,5 @@ export const getCobRoute: RouteModule = (app, c) =>
       onRequest: requireAccount(c, 'pix:read'),
       schema: { tags: ['cob'], summary: 'Read an immediate charge', security: [{ bearer: [] }], params: TxidParams, response: { 200: Cob } },
     },
-    async (request) => cobView(await c.charges.getCob(accountIdOf(request), request.params.txid)),
+    async (request) => cobView(await c.charges.readCob(accountIdOf(request), request.params.txid)),
   );

@@ -21,5 +21,6 @@ export const patchCobRoute: RouteModule = (app, c) =>
         response: { 200: Cob },
       },
     },
-    async (request) => cobView(await c.charges.cancelCob(accountIdOf(request), request.params.txid)),
+    // Only an ATIVA charge is cancelled, so it has received no PIX.
+    async (request) => cobView({ charge: await c.charges.cancelCob(accountIdOf(request), request.params.txid), payments: [] }),
   );

@@ -41,6 +41,6 @@ export const putCobRoute: RouteModule = (app, c) =>
         },
         request.headers['x-sandbox-scenario'],
       );
-      return reply.code(201).send(cobView(charge.charge));
+      return reply.code(201).send(cobView({ charge: charge.charge, payments: [] }));
     },
   );

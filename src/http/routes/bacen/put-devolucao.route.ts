@@ -4,11 +4,11 @@ import { centsFromDecimalString } from '../../../domain/money.ts';
 import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { ScenarioHeaders, ShortError } from '../../schemas/common.ts';
+import { DecimalAmount, ScenarioHeaders, ShortError } from '../../schemas/common.ts';
 import { Devolucao, DevolucaoParams, devolucaoView } from './devolucao-view.ts';
 
 const Body = Type.Object({
-  valor: Type.String({ pattern: '^\\d{1,10}\\.\\d{2}$', description: 'two decimals; the sum of all refunds not above the PIX' }),
+  valor: DecimalAmount({ description: 'two decimals; the sum of all refunds not above the PIX' }),
   // MED_OPERACIONAL and MED_FRAUDE only appear in answers (MED refunds); a client cannot ask for them.
   natureza: Type.Optional(Type.Union([Type.Literal('ORIGINAL'), Type.Literal('RETIRADA')])),
   descricao: Type.Optional(Type.String({ maxLength: 140 })),

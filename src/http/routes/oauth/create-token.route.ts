@@ -1,9 +1,32 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { RouteModule } from '../../app-types.ts';
+import { presentedCertificate } from '../../client-certificate.ts';
 import { OAuthError, sendOAuthError } from './oauth-error.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
+
+const DocumentedBody = {
+  content: {
+    [FORM]: {
+      schema: Type.Object(
+        {
+          grant_type: Type.Literal('client_credentials'),
+          client_id: Type.Optional(Type.String({ format: 'uuid', description: 'with client_secret, when the client does not authenticate with HTTP Basic' })),
+          client_secret: Type.Optional(Type.String()),
+          scope: Type.Optional(Type.String({ description: 'space-separated; default: every scope of the credential', examples: ['pix:read pix:write'] })),
+        },
+        { examples: [{ grant_type: 'client_credentials', scope: 'pix:read pix:write' }] },
+      ),
+    },
+    'application/json': {
+      schema: Type.Object(
+        { clientId: Type.String({ format: 'uuid' }), clientSecret: Type.String() },
+        { examples: [{ clientId: '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24', clientSecret: 'cs_live_5Jk9Qw2Zr7Tx' }] },
+      ),
+    },
+  },
+};
 
 interface TokenInput {
   clientId: string;
@@ -86,6 +109,8 @@ export const oauthTokenRoute: RouteModule = (app, c) => {
   app.post(
     '/oauth/token',
     {
+      // The body is read by hand (both styles, RFC 6749 errors): its schemas are for the document only.
+      config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: DocumentedBody } as typeof schema, url }) },
       schema: {
         tags: ['compatible'],
         summary: 'OAuth 2.0 client credentials token (JSON {clientId, clientSecret} or RFC 6749 form)',
@@ -104,9 +129,9 @@ export const oauthTokenRoute: RouteModule = (app, c) => {
     },
     async (request, reply) => {
       try {
-        const certificate = c.tokenGrants.readCertificate(request.headers['x-ssl-client-cert']);
+        const certificate = c.tokenGrants.certificateFrom(presentedCertificate(request, c.config));
         const input = readTokenInput(request);
-        const grant = await c.tokenGrants.grant(certificate, input, input.scopes);
+        const grant = await c.tokenGrants.grant(certificate, input, { address: request.ip }, input.scopes);
         reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
         return { access_token: grant.accessToken, token_type: 'Bearer' as const, expires_in: grant.expiresIn, scope: grant.scopes.join(' ') };
       } catch (error) {

@@ -26,6 +26,9 @@ const MAPPING: Partial<Record<string, { status: number; error: string }>> = {
   AUTH_SCOPE_NOT_GRANTED: { status: 400, error: 'invalid_scope' },
   PUB_AUTH_UPSTREAM_ERROR: { status: 502, error: 'server_error' },
   PUB_AUTH_UPSTREAM_UNAVAILABLE: { status: 503, error: 'temporarily_unavailable' },
+  // RFC 6749 has no code for "too many attempts"; slow_down (RFC 8628, in the OAuth error registry) is
+  // the registered one that says "wait before trying again", with Retry-After saying how long.
+  RATE_LIMITED: { status: 429, error: 'slow_down' },
 };
 
 /**
@@ -53,6 +56,8 @@ export function sendOAuthError(reply: FastifyReply, failure: unknown): boolean {
   reply.code(status).headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
   // RFC 6749 section 5.2: a 401 names the authentication scheme the client may use.
   if (status === 401) reply.header('www-authenticate', 'Basic realm="pix-account-service"');
+  const retryAfter = failure instanceof DomainError ? failure.details?.retryAfterSeconds : undefined;
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   void reply.type('application/json; charset=utf-8').send(body);
   return true;
 }

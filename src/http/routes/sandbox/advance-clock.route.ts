@@ -6,7 +6,7 @@ export const advanceClockRoute: RouteModule = (app, c) =>
   app.post(
     '/sandbox/clock/advance',
     {
-      onRequest: requireAdmin(c.config.adminToken),
+      onRequest: requireAdmin(c.config.adminToken, c.authFailures),
       schema: {
         tags: ['sandbox'],
         summary: 'Move the service clock forward; what falls due (expiries, settlements, retries) then happens',

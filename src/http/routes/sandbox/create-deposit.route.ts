@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
-import { Amount } from '../../schemas/common.ts';
+import { Amount, Document, ParticipantIspb } from '../../schemas/common.ts';
 import { sandboxTransactionView, SandboxTransaction } from './sandbox-transaction-view.ts';
 
 export const createDepositRoute: RouteModule = (app, c) =>
@@ -18,8 +18,8 @@ export const createDepositRoute: RouteModule = (app, c) =>
           payer: Type.Optional(
             Type.Object({
               name: Type.String({ minLength: 1, maxLength: 100 }),
-              document: Type.String({ minLength: 11, maxLength: 14 }),
-              ispb: Type.String({ pattern: '^[0-9]{8}$' }),
+              document: Document(),
+              ispb: ParticipantIspb(),
             }),
           ),
         }),

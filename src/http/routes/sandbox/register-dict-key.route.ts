@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import { Document, ParticipantIspb } from '../../schemas/common.ts';
 import { hasAdminToken } from '../../plugins/admin-auth.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 
@@ -17,11 +18,11 @@ export const registerDictKeyRoute: RouteModule = (app, c) =>
           key: Type.String({ minLength: 1, maxLength: 77 }),
           keyType: Type.Union(KeyTypes.map((k) => Type.Literal(k))),
           name: Type.String({ minLength: 1, maxLength: 100 }),
-          document: Type.String({ minLength: 11, maxLength: 14 }),
-          ispb: Type.String({ pattern: '^[0-9]{8}$' }),
+          document: Document(),
+          ispb: ParticipantIspb(),
           branch: Type.Optional(Type.String({ maxLength: 10 })),
           account: Type.Optional(Type.String({ maxLength: 20 })),
-        }),
+        }, { 'x-pix-key': { key: 'key', type: 'keyType', family: 'directory' } }),
         response: {
           201: Type.Object({
             key: Type.String(),

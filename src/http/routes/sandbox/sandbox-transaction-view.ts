@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
 
@@ -27,9 +27,9 @@ export const sandboxTransactionView = (tx: TransactionRow): Static<typeof Sandbo
   type: tx.kind,
   status: tx.status,
   movementType: movementOf(tx.kind),
-  originalAmount: toBrlNumber(tx.original_amount as Cents),
-  feeAmount: toBrlNumber(tx.fee_amount as Cents),
-  finalAmount: toBrlNumber(tx.final_amount as Cents),
+  originalAmount: toBrlNumber(tx.original_amount),
+  feeAmount: toBrlNumber(tx.fee_amount),
+  finalAmount: toBrlNumber(tx.final_amount),
   endToEndId: tx.end_to_end_id,
   counterpart: publicCounterpart(tx.counterpart as never),
   createdAt: tx.created_at.toISOString(),

@@ -13,6 +13,12 @@ export const getLocationRoute: RouteModule = (app, c) =>
         tags: ['system'],
         summary: 'Charge payload (JWS) behind a dynamic BR Code',
         params: Type.Object({ locationId: Type.String({ maxLength: 64 }) }),
+        response: {
+          200: {
+            description: 'A compact JWS whose payload is the charge (BACEN PIX, dynamic BR Code)',
+            content: { 'application/jose': { schema: Type.String({ examples: ['eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJ0eGlkIjoiLi4uIn0.c2ln'] }) } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -4,5 +4,7 @@ import { healthRoute } from './health.route.ts';
 import { metricsRoute } from './metrics.route.ts';
 import { openapiRoute } from './openapi.route.ts';
 import { jwksRoute } from './jwks.route.ts';
+import { readyRoute } from './ready.route.ts';
+import { oauthMetadataRoute } from './oauth-metadata.route.ts';
 
-export const systemRoutes: RouteModule[] = [healthRoute, metricsRoute, openapiRoute, jwksRoute, getLocationRoute];
+export const systemRoutes: RouteModule[] = [healthRoute, readyRoute, metricsRoute, openapiRoute, jwksRoute, oauthMetadataRoute, getLocationRoute];

@@ -1,0 +1,98 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { PixApiError } from './errors.ts';
+import type { paths } from './openapi.ts';
+import { retrying, type RetryOptions } from './transport.ts';
+import { TokenSource } from './tokens.ts';
+import { createWebhooks, type Webhooks } from './webhooks.ts';
+
+export interface PixClientOptions {
+  /** The service's public URL, e.g. https://pix.example.com (its PUBLIC_URL). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The client certificate (PEM) the credentials are registered with; `key` is needed for TLS. */
+  certificate: { cert: string; key?: string };
+  /**
+   * How the certificate reaches the service: `tls` presents it in the TLS handshake; `header` sends it
+   * in X-SSL-Client-Cert (the sandbox over http, or a proxy that forwards it). Default: `tls` for
+   * https, `header` for http.
+   */
+  certificateTransport?: 'tls' | 'header';
+  /** `api` (POST /api/auth/token, JSON) or `oauth` (POST /oauth/token, RFC 6749). Default `api`. */
+  tokenEndpoint?: 'api' | 'oauth';
+  /** Scopes to ask for (default: every scope of the credentials). */
+  scopes?: string[];
+  retry?: RetryOptions;
+  /** The account's `whsec_` secret: enables `client.webhooks.verify`. */
+  webhookSecret?: string;
+  /** Milliseconds since the epoch; token renewal is judged on it (tests move it). */
+  now?: () => number;
+}
+
+export interface PixClient {
+  /** Typed calls to every route (openapi-fetch): `{ data, error, response }`, `error` typed by the family's envelope. */
+  readonly http: Client<paths>;
+  /** The current access token (renewed 30 s before it expires; one renewal at a time). */
+  accessToken(): Promise<string>;
+  readonly webhooks: Webhooks;
+}
+
+/**
+ * A client for both families: it gets tokens with the certificate and the credentials, renews them
+ * 30 s before expiry, retries safe and idempotent requests on 429, 503 and network failures, and
+ * sends the certificate with every call (tokens are certificate-bound).
+ */
+export function createPixClient(options: PixClientOptions): PixClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const transport = options.certificateTransport ?? (baseUrl.startsWith('https:') ? 'tls' : 'header');
+  if (transport === 'tls' && !options.certificate.key) throw new TypeError('certificate.key is needed to present the certificate over TLS');
+  const certificateHeader = transport === 'header' ? encodeURIComponent(options.certificate.cert) : undefined;
+  const dispatcher = transport === 'tls' ? new Agent({ connect: { cert: options.certificate.cert, key: options.certificate.key! } }) : undefined;
+
+  const raw = async (request: Request): Promise<Response> => {
+    if (certificateHeader) request.headers.set('x-ssl-client-cert', certificateHeader);
+    if (!dispatcher) return fetch(request);
+    const body = request.body ? await request.arrayBuffer() : undefined;
+    return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher })) as unknown as Response;
+  };
+  const send = retrying(raw, options.retry);
+
+  const tokens = new TokenSource({
+    baseUrl,
+    endpoint: options.tokenEndpoint ?? 'api',
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    ...(options.scopes ? { scopes: options.scopes } : {}),
+    send: retrying(raw, options.retry, () => true),
+    now: options.now ?? Date.now,
+  });
+
+  const http = createClient<paths>({
+    baseUrl,
+    fetch: async (request) => {
+      const token = await tokens.get();
+      const spare = request.clone();
+      request.headers.set('authorization', `Bearer ${token}`);
+      const response = await send(request);
+      // A token refused before its time (a rotated key, clock skew): renew once and send again.
+      if (response.status !== 401) return response;
+      tokens.invalidate(token);
+      spare.headers.set('authorization', `Bearer ${await tokens.get()}`);
+      return send(spare);
+    },
+  });
+
+  return {
+    http,
+    accessToken: () => tokens.get(),
+    webhooks: createWebhooks(options.webhookSecret),
+  };
+}
+
+/** The data of an openapi-fetch answer, or a thrown PixApiError with the spec's code. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok) throw PixApiError.from(response.status, error, response.headers.get('x-request-id') ?? undefined);
+  return data as T;
+}

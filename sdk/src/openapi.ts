@@ -1,0 +1,6854 @@
+// Generated from the service's OpenAPI document by openapi-typescript: run `npm run sdk:types`, do not edit.
+export interface paths {
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public keys (JWKS) that verify access tokens */
+        get: operations["jwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth 2.0 authorization server metadata (RFC 8414) */
+        get: operations["oauthMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Account balance (compatible shape) */
+        get: operations["getBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account (with a random EVP key) */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account with its balance, limits and fees */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link a client certificate: register a PEM, or send {} to have a key and certificate made */
+        post: operations["registerCertificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create OAuth client credentials (the secret is shown only in this answer) */
+        post: operations["createCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set fees: fixed BRL plus a percent of the amount, rounded half-up to the cent */
+        patch: operations["updateFees"];
+        trace?: never;
+    };
+    "/admin/accounts/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set cash-out limits (BRL): per transaction, per calendar day, per night */
+        patch: operations["updateLimits"];
+        trace?: never;
+    };
+    "/admin/accounts/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite a member of the account to the portal: a one-time link (72 h) where they set a password */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/split-frequency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set when the account's non-immediate split shares are paid */
+        patch: operations["updateSplitFrequency"];
+        trace?: never;
+    };
+    "/admin/accounts/{id}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook signing secret (whsec_...), created on first request */
+        get: operations["getWebhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook registrations (active, and those a 410 answer disabled) */
+        get: operations["listAccountWebhooks"];
+        put?: never;
+        /** Register a webhook URL for one of the account's events (same URL again: new headers and version) */
+        post: operations["registerAccountWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/certificates/{fingerprint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a certificate (token requests with it then get PUB_CERT_NOT_REGISTERED) */
+        delete: operations["revokeCertificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/ledger/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checks the double-entry ledger: balanced journals, balances equal to postings, no negative balance */
+        get: operations["ledgerCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a portal operator (back office): signs in at /portal/sign-in */
+        post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook registration (its pending deliveries are cancelled) */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange a client certificate and client credentials for an access token */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Account balance */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/med": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List MEDs (Special Refund Mechanism) */
+        get: operations["listMed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pix/cash-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a receiving charge (dynamic BR Code) */
+        post: operations["createCashIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pix/cash-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a PIX payment to a key (the final status arrives by webhook or polling) */
+        post: operations["createCashOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pix/cash-out-qrcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay a PIX QR code (static: its key; dynamic: its charge) */
+        post: operations["createCashOutQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pix/refund-in/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a received PIX (refund-in) */
+        post: operations["createRefundIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pix/transaction/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll one transaction by numeric id, transactionId or externalId */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/resend-webhook/{transactionIdentifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resend a transaction's latest webhook now (to its event's URLs, or once to the given url) */
+        post: operations["resendWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's transactions, newest first (UTC dates, both ends inclusive, at most 31 days) */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Temporarily disabled: answers an empty list (WEBHOOK_ROUTES_ENABLED=true enables it) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Temporarily disabled: answers success false and stores nothing (WEBHOOK_ROUTES_ENABLED=true enables it) */
+        post: operations["registerWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cob/{txid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an immediate charge */
+        get: operations["getCob"];
+        /** Create an immediate charge */
+        put: operations["putCob"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Cancel an immediate charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR) */
+        patch: operations["patchCob"];
+        trace?: never;
+    };
+    "/dict/pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a PIX transfer to a key (idempotent by x-idempotency-key) */
+        post: operations["createDictTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dict/pix/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A transfer started with POST /dict/pix */
+        get: operations["getDictTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and database reachability */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OAuth 2.0 client credentials token (JSON {clientId, clientSecret} or RFC 6749 form) */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pix/{e2eid}/devolucao/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Look up a refund of a received PIX */
+        get: operations["getDevolucao"];
+        /** Ask for a refund of a received PIX */
+        put: operations["putDevolucao"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/qr/v2/{locationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Charge payload (JWS) behind a dynamic BR Code */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: database, migrations, scheduler */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/charges/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay a charge as a simulated payer */
+        post: operations["payCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the service clock forward; what falls due (expiries, settlements, retries) then happens */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An incoming PIX to the account's key with no charge (a confirmed 'Pix in') */
+        post: operations["createDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/dict/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a key in the simulated key directory (a holder at another bank) */
+        post: operations["registerDictKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/med": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Another bank opens a MED against a received PIX (the disputed amount is blocked as a precaution) */
+        post: operations["openMed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/med/{id}/transition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a MED: OPEN -> RECEIVED -> ANALYZED (APPROVED refunds, REJECTED releases); OPEN|RECEIVED -> CANCELLED */
+        post: operations["transitionMed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/payouts/{transactionId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The receiving bank returns part or all of a payout: a 'Refund out' (CREDIT) */
+        post: operations["refundPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    cash_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment was received (a charge paid, a deposit, an on-us transfer)
+         * @description Sent to the URL registered for `cash_in`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["cashInWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    cash_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout settled or failed
+         * @description Sent to the URL registered for `cash_out`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["cashOutWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    med_accepted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A MED was accepted: the amount is returned
+         * @description Sent to the URL registered for `med_accepted`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["medAcceptedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    med_created: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A MED (special return) was opened against a received payment
+         * @description Sent to the URL registered for `med_created`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["medCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    med_rejected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A MED was rejected
+         * @description Sent to the URL registered for `med_rejected`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["medRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    refund_in: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund of a received payment settled or failed
+         * @description Sent to the URL registered for `refund_in`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["refundInWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    refund_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was returned by its receiver
+         * @description Sent to the URL registered for `refund_out`. Answer any 2xx within 10 s; anything else is retried with backoff. Verify the signature before trusting the body.
+         */
+        post: operations["refundOutWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /**
+         * @description The error envelope of the /api family
+         * @example {
+         *       "statusCode": 400,
+         *       "timestamp": "2026-11-20T15:00:00.000Z",
+         *       "path": "/api/pix/cash-out",
+         *       "method": "POST",
+         *       "code": "PIX_INSUFFICIENT_BALANCE",
+         *       "message": "The available balance does not cover the amount plus fees.",
+         *       "userMessage": "Saldo insuficiente para realizar a operação.",
+         *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+         *       "error": "Bad Request",
+         *       "errorCode": "PIX_INSUFFICIENT_BALANCE"
+         *     }
+         */
+        ApiError: {
+            /**
+             * @description the business code of the error catalogue, or HTTP_ERROR
+             * @example PIX_INSUFFICIENT_BALANCE
+             */
+            code: string;
+            details?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description the HTTP reason phrase
+             * @example Bad Request
+             */
+            error: string;
+            errorCode?: string;
+            /** @description the request id (also the X-Request-Id header); quote it to support */
+            errorId: string;
+            /** @description for developers; a list names each invalid field */
+            message: string | string[];
+            /** @example POST */
+            method: string;
+            /** @example /api/pix/cash-out */
+            path: string;
+            /** @example 400 */
+            statusCode: number;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description safe to show to the end user */
+            userMessage: string;
+        };
+        Devolucao: {
+            descricao?: string;
+            horario: {
+                liquidacao?: string;
+                solicitacao: string;
+            };
+            id: string;
+            motivo?: string;
+            natureza: "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";
+            rtrId: string;
+            status: "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+            valor: string;
+        };
+        Med: {
+            analysisDetails: string | null;
+            analysisResult: "APPROVED" | "REJECTED" | null;
+            cause: string | null;
+            contestedBank: {
+                ispb: string;
+                name: string;
+            };
+            createdAt: string;
+            description: string | null;
+            endToEnd: string;
+            id: number;
+            isReconciled: boolean;
+            originalTransactionId: number | null;
+            reason: "REFUND_REQUEST" | "REFUND_CANCELLATION";
+            requestingBank: {
+                ispb: string;
+                name: string;
+            };
+            status: "OPEN" | "RECEIVED" | "CANCELLED" | "ANALYZED";
+            transaction: {
+                amount: number;
+                dateTime: string;
+                document: string | null;
+                name: string | null;
+                transactionType: string;
+                type: string;
+            } | null;
+            updatedAt: string;
+        };
+        /** @description med_created, med_accepted and med_rejected */
+        MedEvent: {
+            event: "MedCreated" | "MedAccepted" | "MedRejected";
+            med: {
+                analysisDetails: string | null;
+                analysisResult: "APPROVED" | "REJECTED" | null;
+                cause: string | null;
+                contestedBank: {
+                    ispb: string;
+                    name: string;
+                };
+                createdAt: string;
+                description: string | null;
+                endToEnd: string;
+                id: number;
+                isReconciled: boolean;
+                originalTransactionId: number | null;
+                reason: "REFUND_REQUEST" | "REFUND_CANCELLATION";
+                requestingBank: {
+                    ispb: string;
+                    name: string;
+                };
+                status: "OPEN" | "RECEIVED" | "CANCELLED" | "ANALYZED";
+                transaction: {
+                    amount: number;
+                    dateTime: string;
+                    document: string | null;
+                    name: string | null;
+                    transactionType: string;
+                    type: string;
+                } | null;
+                updatedAt: string;
+            };
+        };
+        /** @description RFC 6749 error (the /oauth/token endpoint) */
+        OAuthError: {
+            /**
+             * @description RFC 6749 section 5.2
+             * @example invalid_client
+             */
+            error: string;
+            /** @description the business code of the error catalogue */
+            error_code?: string;
+            error_description: string;
+            /** @description what to send instead */
+            hint?: string;
+        };
+        /** @description cash_in of a paid cob (compatible family, version-2 envelope) */
+        ReceiveEvent: {
+            data: {
+                debtorAccount: {
+                    document: string | null;
+                    name: string | null;
+                };
+                endToEndId: string | null;
+                id: number;
+                payment: {
+                    /** @example 150.00 */
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "BRL";
+                };
+                /** @enum {string} */
+                status: "LIQUIDATED";
+                txId: string;
+            };
+            /** @enum {string} */
+            type: "RECEIVE";
+        };
+        /** @description refund_in of a devolução (compatible family, version-2 envelope) */
+        RefundEvent: {
+            data: {
+                /** @enum {string} */
+                creditDebitType: "DEBIT";
+                endToEndId: string | null;
+                id: number;
+                payment: {
+                    /** @example 150.00 */
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "BRL";
+                };
+                refunds: {
+                    endToEndId: string | null;
+                    errorCode?: string | null;
+                    errorMessage?: string | null;
+                    /** Format: date-time */
+                    eventDate: string;
+                    id: string;
+                    information: string | null;
+                    payment: {
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
+                        amount: number;
+                        /** @enum {string} */
+                        currency: "BRL";
+                    };
+                    status: "LIQUIDATED" | "ERROR";
+                }[];
+                status: "REFUNDED" | "ERROR";
+                txId: string | null;
+            };
+            /** @enum {string} */
+            type: "REFUND";
+        };
+        /** @description Short error form (compatible family, admin, sandbox) */
+        ShortError: {
+            error: string;
+            message: string | string[];
+            statusCode: number;
+        };
+        /**
+         * @description cash_in, cash_out, refund_in and refund_out of the full family (reversals carry parentTransaction)
+         * @example {
+         *       "event": "CashIn",
+         *       "status": "CONFIRMED",
+         *       "transactionType": "PIX",
+         *       "movementType": "CREDIT",
+         *       "transactionId": "7k2mH9qRt4Wx",
+         *       "externalId": "order-1042",
+         *       "endToEndId": "E9999999920261120150000000000001",
+         *       "pixKey": null,
+         *       "feeAmount": 0.5,
+         *       "originalAmount": 150,
+         *       "finalAmount": 149.5,
+         *       "processingDate": "2026-11-20T15:00:02.000Z",
+         *       "errorCode": null,
+         *       "errorMessage": null,
+         *       "counterpart": {
+         *         "name": "Maria da Silva",
+         *         "document": "***.456.789-**",
+         *         "bank": {
+         *           "bankISPB": "00000000",
+         *           "bankName": "Banco do Brasil S.A.",
+         *           "bankCode": "001",
+         *           "accountBranch": "0001",
+         *           "accountNumber": "123456"
+         *         }
+         *       },
+         *       "metadata": {}
+         *     }
+         */
+        TransactionEvent: {
+            counterpart: {
+                bank: {
+                    accountBranch: string | null;
+                    accountNumber: string | null;
+                    bankCode: string | null;
+                    bankISPB: string | null;
+                    bankName: string | null;
+                };
+                document: string | null;
+                name: string | null;
+            };
+            endToEndId: string | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            event: "CashIn" | "CashOut" | "CashInReversal" | "CashOutReversal";
+            externalId: string | null;
+            /**
+             * Format: money
+             * @description BRL, at most 2 decimals (format money)
+             */
+            feeAmount: number;
+            /**
+             * Format: money
+             * @description BRL, at most 2 decimals (format money)
+             */
+            finalAmount: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            movementType: "CREDIT" | "DEBIT";
+            /**
+             * Format: money
+             * @description BRL, at most 2 decimals (format money)
+             */
+            originalAmount: number;
+            parentTransaction?: {
+                counterpart: {
+                    bank: {
+                        accountBranch: string | null;
+                        accountNumber: string | null;
+                        bankCode: string | null;
+                        bankISPB: string | null;
+                        bankName: string | null;
+                    };
+                    document: string | null;
+                    name: string | null;
+                };
+                endToEndId: string | null;
+                externalId: string | null;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                processingDate: string;
+                /**
+                 * Format: money
+                 * @description BRL, at most 2 decimals (format money)
+                 */
+                remainingAmountForRefund: number;
+                transactionId: string;
+                wasTotalRefunded: boolean;
+            };
+            pixKey: string | null;
+            /** Format: date-time */
+            processingDate: string;
+            /**
+             * @description PENDING, CONFIRMED or ERROR
+             * @example CONFIRMED
+             */
+            status: string;
+            transactionId: string;
+            /** @enum {string} */
+            transactionType: "PIX";
+        };
+        /** @description cash_out of a POST /dict/pix transfer (compatible family, version-2 envelope) */
+        TransferEvent: {
+            data: {
+                /** @enum {string} */
+                creditDebitType: "DEBIT";
+                creditorAccount: {
+                    document: string | null;
+                    ispb: string | null;
+                    name: string | null;
+                };
+                endToEndId: string | null;
+                errorCode?: string | null;
+                errorMessage?: string | null;
+                id: number;
+                idempotencyKey: string | null;
+                payment: {
+                    /** @example 150.00 */
+                    amount: string;
+                    /** @enum {string} */
+                    currency: "BRL";
+                };
+                pixKey: string | null;
+                remittanceInformation: string | null;
+                status: "LIQUIDATED" | "ERROR";
+                txId: null;
+            };
+            /** @enum {string} */
+            type: "TRANSFER";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    jwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            alg: string;
+                            crv: string;
+                            kid: string;
+                            kty: string;
+                            use: string;
+                            x: string;
+                            y: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    oauthMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description the full family's token endpoint: JSON {clientId, clientSecret}, answers 201
+                         */
+                        api_token_endpoint: string;
+                        api_token_endpoint_auth_methods_supported: string[];
+                        grant_types_supported: string[];
+                        /**
+                         * Format: uri
+                         * @description PUBLIC_URL; also the `iss` of every access token
+                         */
+                        issuer: string;
+                        /** Format: uri */
+                        jwks_uri: string;
+                        /** @description empty: there is no authorization endpoint */
+                        response_types_supported: string[];
+                        scopes_supported: string[];
+                        /** Format: uri */
+                        service_documentation: string;
+                        /** @description RFC 8705: tokens are bound to the client certificate */
+                        tls_client_certificate_bound_access_tokens: boolean;
+                        /**
+                         * Format: uri
+                         * @description RFC 6749 client credentials (the compatible family)
+                         */
+                        token_endpoint: string;
+                        token_endpoint_auth_methods_supported: string[];
+                    };
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            balanceAmount: {
+                                /** @description usable now, already net of blocked */
+                                available: number;
+                                /** @description reserved for operations in processing */
+                                blocked: number;
+                                /** @description always 0 (not offered) */
+                                overdraft: number;
+                            };
+                            /** Format: date-time */
+                            eventDate: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Maria da Silva",
+                 *       "document": "11144477735",
+                 *       "type": "INDIVIDUAL"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: document
+                     * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                     */
+                    document: string;
+                    name: string;
+                    type?: "INDIVIDUAL" | "COMPANY";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "name": "Maria da Silva",
+                     *       "document": "11144477735",
+                     *       "type": "INDIVIDUAL",
+                     *       "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        document: string;
+                        id: number;
+                        name: string;
+                        pixKey: string;
+                        type: "INDIVIDUAL" | "COMPANY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        balance: {
+                            available: number;
+                            blocked: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        document: string;
+                        fees: {
+                            cashIn: {
+                                fixed: number;
+                                percent: number;
+                            };
+                            cashOut: {
+                                fixed: number;
+                                percent: number;
+                            };
+                        };
+                        id: number;
+                        limits: {
+                            daily: number;
+                            nightly: number;
+                            perTransaction: number;
+                        };
+                        name: string;
+                        pixKey: string;
+                        splitFrequency: string;
+                        type: "INDIVIDUAL" | "COMPANY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    registerCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pem?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        certificatePem?: string;
+                        /** @description SHA-256 of the DER, hex */
+                        fingerprint: string;
+                        /** Format: date-time */
+                        notAfter: string;
+                        /** Format: date-time */
+                        notBefore: string;
+                        privateKeyPem?: string;
+                        subject: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    createCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientSecret?: string;
+                    scopes?: ("pix:read" | "pix:write" | "balance:read" | "webhook:read" | "webhook:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientId: string;
+                        clientSecret: string;
+                        scopes: string[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    updateFees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cashIn?: {
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
+                        fixed: number;
+                        /**
+                         * Format: money
+                         * @description percent, 10 means 10%
+                         */
+                        percent: number;
+                    };
+                    cashOut?: {
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
+                        fixed: number;
+                        /**
+                         * Format: money
+                         * @description percent, 10 means 10%
+                         */
+                        percent: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cashIn: {
+                            fixed: number;
+                            percent: number;
+                        };
+                        cashOut: {
+                            fixed: number;
+                            percent: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    updateLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: money
+                     * @description BRL, at most 2 decimals (format money)
+                     */
+                    daily?: number;
+                    /**
+                     * Format: money
+                     * @description BRL, at most 2 decimals (format money)
+                     */
+                    nightly?: number;
+                    /**
+                     * Format: money
+                     * @description BRL, at most 2 decimals (format money)
+                     */
+                    perTransaction?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        daily: number;
+                        nightly: number;
+                        perTransaction: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        id: number;
+                        invitationUrl: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    updateSplitFrequency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description when non-immediate split shares are paid: at once, at the next full hour, or daily at 00:00 America/Sao_Paulo */
+                    frequency: "IMMEDIATE" | "HOURLY" | "DAILY";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description when non-immediate split shares are paid: at once, at the next full hour, or daily at 00:00 America/Sao_Paulo */
+                        frequency: "IMMEDIATE" | "HOURLY" | "DAILY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    listAccountWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: number;
+                        total: number;
+                        webhooks: {
+                            createdAt: string;
+                            headers: {
+                                [key: string]: string;
+                            };
+                            id: number;
+                            isActive: boolean;
+                            /**
+                             * @description one of the 7 event names
+                             * @enum {string}
+                             */
+                            type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                            updatedAt: string;
+                            url: string;
+                            /** @description increments each time the URL is registered again */
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    registerAccountWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventType": "cash_in",
+                 *       "url": "https://example.com/pix/webhooks",
+                 *       "headers": [
+                 *         {
+                 *           "key": "x-api-key",
+                 *           "value": "my-receiver-key"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description one of the 7 event names
+                     * @enum {string}
+                     */
+                    eventType: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                    /** @description custom headers sent with every delivery; blocked: host, content-length, connection, transfer-encoding, content-type, user-agent, webhook-* */
+                    headers?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    /** @description HTTPS (the sandbox also accepts http://localhost and http://127.0.0.1) */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        createdAt: string;
+                        headers: {
+                            [key: string]: string;
+                        };
+                        id: number;
+                        isActive: boolean;
+                        /**
+                         * @description one of the 7 event names
+                         * @enum {string}
+                         */
+                        type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                        updatedAt: string;
+                        url: string;
+                        /** @description increments each time the URL is registered again */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    revokeCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fingerprint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    ledgerCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        checkedAt: string;
+                        drift: {
+                            /** @description How many there are (items lists at most 100) */
+                            count: number;
+                            items: {
+                                accountId: number;
+                                /** @description BRL, 2 decimals */
+                                available: number;
+                                /** @description BRL, 2 decimals */
+                                blocked: number;
+                                /** @description BRL, 2 decimals */
+                                postedAvailable: number;
+                                /** @description BRL, 2 decimals */
+                                postedBlocked: number;
+                            }[];
+                        };
+                        negativeBalances: {
+                            /** @description How many there are (items lists at most 100) */
+                            count: number;
+                            items: {
+                                accountId: number;
+                                /** @description BRL, 2 decimals */
+                                available: number;
+                                /** @description BRL, 2 decimals */
+                                blocked: number;
+                            }[];
+                        };
+                        /** @description True when every invariant holds */
+                        ok: boolean;
+                        postings: {
+                            count: number;
+                            /** @description BRL, 2 decimals */
+                            total: number;
+                        };
+                        systemAccounts: {
+                            /** @description BRL, 2 decimals */
+                            balance: number;
+                            code: string;
+                        }[];
+                        unbalancedJournals: {
+                            /** @description How many there are (items lists at most 100) */
+                            count: number;
+                            items: {
+                                journalId: string;
+                                /** @description BRL, 2 decimals */
+                                sum: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    createOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /** @description at least 12 characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        id: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description percent-encoded (RFC 3986) PEM client certificate */
+                "x-ssl-client-cert"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "clientId": "3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24",
+                 *       "clientSecret": "cs_5Jk9Qw2Zr7Tx"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description OAuth 2.0 client id (UUID v4)
+                     */
+                    clientId: string;
+                    clientSecret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjMwMDAifQ.c2ln",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 1800
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description JWT (ES256), bound to the client certificate */
+                        access_token: string;
+                        /** @description seconds; always 1800 */
+                        expires_in: number;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The payment network answered unexpectedly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description reserved for operations in processing, BRL */
+                        blockedBalance: number;
+                        /** Format: date-time */
+                        consultedAt: string;
+                        /** @description available + blocked, BRL */
+                        grossBalance: number;
+                        /** @description usable now, BRL (already net of blocked) */
+                        netBalance: number;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listMed: {
+        parameters: {
+            query?: {
+                endDate?: string;
+                isReconciled?: boolean;
+                page?: number;
+                pageSize?: number;
+                startDate?: string;
+                status?: "OPEN" | "RECEIVED" | "CANCELLED" | "ANALYZED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Med"][];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createCashIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transaction": {
+                 *         "value": 150,
+                 *         "description": "Pedido 1042",
+                 *         "externalId": "order-1042",
+                 *         "expirationTime": 3600
+                 *       },
+                 *       "payer": {
+                 *         "fullName": "Maria da Silva",
+                 *         "document": "11144477735"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    additionalInfo?: {
+                        [key: string]: string;
+                    };
+                    payer: {
+                        /**
+                         * Format: document
+                         * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                         */
+                        document: string;
+                        fullName: string;
+                    };
+                    splits?: {
+                        /**
+                         * Format: document
+                         * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                         */
+                        document: string;
+                        /** @default false */
+                        immediate?: boolean;
+                        name: string;
+                        pixKey: string;
+                        pixKeyType: "EMAIL" | "PHONE" | "CPF" | "CNPJ" | "RANDOM";
+                        type: "FIXED" | "PERCENTAGE";
+                        /** @description FIXED: BRL with at most 2 decimals; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100, with at most 4 decimals */
+                        value: number;
+                    }[];
+                    transaction: {
+                        description: string;
+                        /** @description seconds, default 86400 */
+                        expirationTime?: number;
+                        externalId: string;
+                        generateQrCode?: boolean;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
+                        value: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "correlationId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "externalId": "order-1042",
+                     *       "status": "PENDING",
+                     *       "pixCode": "00020101021226740014br.gov.bcb.pix2552payload.psp.com/3ec9d2f9-5f03-4e0e-820d-63a81e769e875204000053039865802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63042895",
+                     *       "generateTime": "2026-11-20T15:00:00.000Z",
+                     *       "expirationDate": "2026-11-20T16:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        correlationId: string;
+                        /** Format: date-time */
+                        expirationDate: string;
+                        externalId: string;
+                        /** Format: date-time */
+                        generateTime: string;
+                        pixCode: string;
+                        /** @description PNG data URL (data:image/png;base64,...) */
+                        qrCodeImage?: string;
+                        /** @enum {string} */
+                        status: "PENDING";
+                        transactionId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createCashOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 89.9,
+                 *       "externalId": "payout-2201",
+                 *       "description": "Reembolso pedido 1042",
+                 *       "details": {
+                 *         "key": "maria.silva@example.com",
+                 *         "keyType": "EMAIL",
+                 *         "name": "Maria da Silva",
+                 *         "document": "11144477735"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    description?: string;
+                    details: {
+                        /**
+                         * Format: document
+                         * @description CPF (11 digits) or CNPJ (14) of the key holder
+                         */
+                        document: string;
+                        key: string;
+                        keyType: "DOCUMENT" | "EMAIL" | "PHONE" | "RANDOM";
+                        name: string;
+                    };
+                    /** @description unique per account; acts as an idempotency key */
+                    externalId: string;
+                    /**
+                     * Format: money
+                     * @description BRL, at most 2 decimals
+                     */
+                    value: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "externalId": "payout-2201",
+                     *       "status": "PENDING",
+                     *       "generateTime": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        externalId: string;
+                        /** Format: date-time */
+                        generateTime: string;
+                        status: "PENDING" | "CONFIRMED" | "ERROR";
+                        /** Format: uuid */
+                        transactionId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createCashOutQrCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "value": 10,
+                 *       "qrCode": "00020126510014br.gov.bcb.pix0115thalesog@me.com0210Pedido 123520400005303986540510.005802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63040DC6",
+                 *       "externalId": "qr-3301",
+                 *       "description": "Pedido 123"
+                 *     }
+                 */
+                "application/json": {
+                    description?: string;
+                    /**
+                     * Format: document
+                     * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                     */
+                    document?: string;
+                    externalId: string;
+                    name?: string;
+                    /** @description EMV PIX copy-and-paste string */
+                    qrCode: string;
+                    /**
+                     * Format: money
+                     * @description BRL; must equal the amount embedded in the QR code when present
+                     */
+                    value: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "externalId": "qr-3301",
+                     *       "status": "PENDING",
+                     *       "generateTime": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        externalId: string;
+                        /** Format: date-time */
+                        generateTime: string;
+                        status: "PENDING" | "CONFIRMED" | "ERROR";
+                        /** Format: uuid */
+                        transactionId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createRefundIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path: {
+                /** @description transactionId or numeric id of the received PIX */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refundValue": 50,
+                 *       "reason": "Produto devolvido",
+                 *       "externalId": "refund-1042-1"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: devolucao-id
+                     * @description unique per account; 1-35 letters and digits, the compatible family's devolucao id
+                     */
+                    externalId?: string;
+                    reason?: string;
+                    /**
+                     * Format: money
+                     * @description BRL; not above what is still refundable of the original
+                     */
+                    refundValue: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        externalId: string;
+                        /** Format: date-time */
+                        generateTime: string;
+                        /** @description correlates the webhooks (the refund end-to-end id, D...) */
+                        providerTransactionId: string;
+                        refundValue: number;
+                        status: "PENDING" | "CONFIRMED" | "ERROR";
+                        /** Format: uuid */
+                        transactionId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counterpartAccountBankCode: string | null;
+                        counterpartAccountBankName: string | null;
+                        counterpartAccountBranch: string | null;
+                        counterpartAccountIspb: string | null;
+                        counterpartAccountNumber: string | null;
+                        counterpartDocument: string | null;
+                        counterpartName: string | null;
+                        createdAt: string;
+                        e2eId: string | null;
+                        externalId: string | null;
+                        feeAmount: number;
+                        finalAmount: number;
+                        id: string;
+                        originalAmount: number;
+                        processedAt: string | null;
+                        status: "PENDING" | "CONFIRMED" | "ERROR";
+                        type: "PAYMENT" | "REFUND_IN" | "REFUND_OUT" | "WITHDRAW" | "TRANSFER";
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    resendWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id, transactionId, externalId or end-to-end id */
+                transactionIdentifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description used for this resend only, not stored */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        sentAt: string;
+                        /** @description the HTTP status the destination answered; 0 when no answer came */
+                        statusCode: number;
+                        webhookLogId: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /** @description UTC date, inclusive; default today */
+                endDate?: string;
+                endToEndId?: string;
+                externalId?: string;
+                page?: number;
+                size?: number;
+                /** @description UTC date, inclusive; default 31 days before endDate */
+                startDate?: string;
+                status?: "PENDING" | "CONFIRMED" | "ERROR";
+                type?: "PAYMENT" | "WITHDRAW" | "REFUND_IN" | "REFUND_OUT";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            counterpart: {
+                                bank: {
+                                    accountBranch: string | null;
+                                    accountNumber: string | null;
+                                    bankCode: string | null;
+                                    bankISPB: string | null;
+                                    bankName: string | null;
+                                };
+                                document: string | null;
+                                name: string | null;
+                            };
+                            createdAt: string;
+                            endToEndId: string | null;
+                            externalId: string | null;
+                            feeAmount: number;
+                            finalAmount: number;
+                            /** @description CREDIT or DEBIT */
+                            movementType: string;
+                            /** @description Pix in, Pix out, Refund in or Refund out */
+                            operationType: string;
+                            originalAmount: number;
+                            processedAt: string | null;
+                            /** @description Pendente, Confirmado or Error */
+                            status: string;
+                            transactionId: string;
+                        }[];
+                        metadata: {
+                            hasNext: boolean;
+                            hasPrevious: boolean;
+                            page: number;
+                            size: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: number;
+                        total: number;
+                        webhooks: {
+                            createdAt: string;
+                            headers: {
+                                [key: string]: string;
+                            };
+                            id: number;
+                            isActive: boolean;
+                            /**
+                             * @description one of the 7 event names
+                             * @enum {string}
+                             */
+                            type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                            updatedAt: string;
+                            url: string;
+                            /** @description increments each time the URL is registered again */
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    registerWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 26-35 letters and digits */
+                txid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calendario: {
+                            /** Format: date-time */
+                            criacao: string;
+                            expiracao: number;
+                        };
+                        chave: string;
+                        devedor?: {
+                            cnpj?: string;
+                            cpf?: string;
+                            nome: string;
+                        };
+                        infoAdicionais?: {
+                            nome: string;
+                            valor: string;
+                        }[];
+                        loc: {
+                            /** Format: date-time */
+                            criacao: string;
+                            id: number;
+                            location: string;
+                            /** @enum {string} */
+                            tipoCob: "cob";
+                            txid: string;
+                        };
+                        /** @description the same value as loc.location */
+                        location: string;
+                        /** @description the PIX received for the charge, once paid (central bank CobCompleta) */
+                        pix?: {
+                            chave: string;
+                            devolucoes: components["schemas"]["Devolucao"][];
+                            /** @description the id a devolução names (PUT /pix/{e2eid}/devolucao/{id}) */
+                            endToEndId: string;
+                            /** Format: date-time */
+                            horario: string;
+                            txid: string;
+                            valor: string;
+                        }[];
+                        pixCopiaECola: string;
+                        revisao: number;
+                        solicitacaoPagador?: string;
+                        status: string;
+                        txid: string;
+                        valor: {
+                            modalidadeAlteracao: number;
+                            original: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    putCob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path: {
+                /** @description 26-35 letters and digits */
+                txid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "calendario": {
+                 *         "expiracao": 3600
+                 *       },
+                 *       "devedor": {
+                 *         "cnpj": "11222333000181",
+                 *         "nome": "Empresa Exemplo Ltda"
+                 *       },
+                 *       "valor": {
+                 *         "original": "123.45",
+                 *         "modalidadeAlteracao": 0
+                 *       },
+                 *       "chave": "123e4567-e12b-42d1-a456-426655440000",
+                 *       "solicitacaoPagador": "Fatura 2026-11"
+                 *     }
+                 */
+                "application/json": {
+                    calendario: {
+                        /** @description seconds, default 86400 */
+                        expiracao?: number;
+                    };
+                    /** Format: dict-key */
+                    chave: string;
+                    devedor?: {
+                        /** Format: cnpj */
+                        cnpj?: string;
+                        /**
+                         * Format: cpf
+                         * @description exactly 11 digits
+                         */
+                        cpf?: string;
+                        nome: string;
+                    };
+                    infoAdicionais?: {
+                        nome: string;
+                        valor: string;
+                    }[];
+                    solicitacaoPagador?: string;
+                    valor: {
+                        modalidadeAlteracao?: 0 | 1;
+                        /**
+                         * Format: decimal-amount
+                         * @description BRL with exactly two decimals, 0.01 to 999999999.99
+                         */
+                        original: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calendario: {
+                            /** Format: date-time */
+                            criacao: string;
+                            expiracao: number;
+                        };
+                        chave: string;
+                        devedor?: {
+                            cnpj?: string;
+                            cpf?: string;
+                            nome: string;
+                        };
+                        infoAdicionais?: {
+                            nome: string;
+                            valor: string;
+                        }[];
+                        loc: {
+                            /** Format: date-time */
+                            criacao: string;
+                            id: number;
+                            location: string;
+                            /** @enum {string} */
+                            tipoCob: "cob";
+                            txid: string;
+                        };
+                        /** @description the same value as loc.location */
+                        location: string;
+                        /** @description the PIX received for the charge, once paid (central bank CobCompleta) */
+                        pix?: {
+                            chave: string;
+                            devolucoes: components["schemas"]["Devolucao"][];
+                            /** @description the id a devolução names (PUT /pix/{e2eid}/devolucao/{id}) */
+                            endToEndId: string;
+                            /** Format: date-time */
+                            horario: string;
+                            txid: string;
+                            valor: string;
+                        }[];
+                        pixCopiaECola: string;
+                        revisao: number;
+                        solicitacaoPagador?: string;
+                        status: string;
+                        txid: string;
+                        valor: {
+                            modalidadeAlteracao: number;
+                            original: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    patchCob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 26-35 letters and digits */
+                txid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "REMOVIDA_PELO_USUARIO_RECEBEDOR";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calendario: {
+                            /** Format: date-time */
+                            criacao: string;
+                            expiracao: number;
+                        };
+                        chave: string;
+                        devedor?: {
+                            cnpj?: string;
+                            cpf?: string;
+                            nome: string;
+                        };
+                        infoAdicionais?: {
+                            nome: string;
+                            valor: string;
+                        }[];
+                        loc: {
+                            /** Format: date-time */
+                            criacao: string;
+                            id: number;
+                            location: string;
+                            /** @enum {string} */
+                            tipoCob: "cob";
+                            txid: string;
+                        };
+                        /** @description the same value as loc.location */
+                        location: string;
+                        /** @description the PIX received for the charge, once paid (central bank CobCompleta) */
+                        pix?: {
+                            chave: string;
+                            devolucoes: components["schemas"]["Devolucao"][];
+                            /** @description the id a devolução names (PUT /pix/{e2eid}/devolucao/{id}) */
+                            endToEndId: string;
+                            /** Format: date-time */
+                            horario: string;
+                            txid: string;
+                            valor: string;
+                        }[];
+                        pixCopiaECola: string;
+                        revisao: number;
+                        solicitacaoPagador?: string;
+                        status: string;
+                        txid: string;
+                        valor: {
+                            modalidadeAlteracao: number;
+                            original: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    createDictTransfer: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-idempotency-key": string;
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pixKey": "maria.silva@example.com",
+                 *       "creditorDocument": "11144477735",
+                 *       "priority": "NORM",
+                 *       "description": "Pagamento fornecedor",
+                 *       "payment": {
+                 *         "currency": "BRL",
+                 *         "amount": 250
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: document
+                     * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                     */
+                    creditorDocument?: string;
+                    description?: string;
+                    /** @description seconds in queue; default 600 */
+                    expiration?: number;
+                    ispbDeny?: string[];
+                    payment: {
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals
+                         */
+                        amount: number;
+                        /** @enum {string} */
+                        currency: "BRL";
+                    };
+                    paymentFlow?: string;
+                    /** Format: dict-key */
+                    pixKey: string;
+                    priority?: "HIGH" | "NORM";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description provisionally the idempotency key; the real one arrives with settlement */
+                        endToEndId: string;
+                        errorCode?: string | null;
+                        errorMessage?: string | null;
+                        /** Format: date-time */
+                        eventDate: string;
+                        id: number;
+                        payment: {
+                            amount: number;
+                            currency: string;
+                        };
+                        type: "PENDING" | "COMPLETED" | "ERROR";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Well formed, but refused by a business rule (the code says which) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getDictTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description provisionally the idempotency key; the real one arrives with settlement */
+                        endToEndId: string;
+                        errorCode?: string | null;
+                        errorMessage?: string | null;
+                        /** Format: date-time */
+                        eventDate: string;
+                        id: number;
+                        payment: {
+                            amount: number;
+                            currency: string;
+                        };
+                        type: "PENDING" | "COMPLETED" | "ERROR";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description percent-encoded (RFC 3986) PEM client certificate */
+                "x-ssl-client-cert"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "clientId": "3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24",
+                 *       "clientSecret": "cs_live_5Jk9Qw2Zr7Tx"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    clientId: string;
+                    clientSecret: string;
+                };
+                /**
+                 * @example {
+                 *       "grant_type": "client_credentials",
+                 *       "scope": "pix:read pix:write"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description with client_secret, when the client does not authenticate with HTTP Basic
+                     */
+                    client_id?: string;
+                    client_secret?: string;
+                    /** @enum {string} */
+                    grant_type: "client_credentials";
+                    /**
+                     * @description space-separated; default: every scope of the credential
+                     * @example pix:read pix:write
+                     */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        expires_in: number;
+                        scope: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The payment network answered unexpectedly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getDevolucao: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description end-to-end id of the received PIX */
+                e2eid: string;
+                /** @description client-generated refund id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        descricao?: string;
+                        horario: {
+                            liquidacao?: string;
+                            solicitacao: string;
+                        };
+                        id: string;
+                        motivo?: string;
+                        natureza: "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";
+                        rtrId: string;
+                        status: "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+                        valor: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    putDevolucao: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
+                "x-sandbox-scenario"?: string;
+            };
+            path: {
+                /** @description end-to-end id of the received PIX */
+                e2eid: string;
+                /** @description client-generated refund id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    descricao?: string;
+                    natureza?: "ORIGINAL" | "RETIRADA";
+                    /**
+                     * Format: decimal-amount
+                     * @description two decimals; the sum of all refunds not above the PIX
+                     */
+                    valor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        descricao?: string;
+                        horario: {
+                            liquidacao?: string;
+                            solicitacao: string;
+                        };
+                        id: string;
+                        motivo?: string;
+                        natureza: "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";
+                        rtrId: string;
+                        status: "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+                        valor: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Well formed, but refused by a business rule (the code says which) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                locationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A compact JWS whose payload is the charge (BACEN PIX, dynamic BR Code) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jose": string;
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            database: "ok" | string;
+                            migrations: "ok" | string;
+                            scheduler: "ok" | string;
+                        };
+                        status: "ready" | "not_ready";
+                    };
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            database: "ok" | string;
+                            migrations: "ok" | string;
+                            scheduler: "ok" | string;
+                        };
+                        status: "ready" | "not_ready";
+                    };
+                };
+            };
+        };
+    };
+    payCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payer": {
+                 *         "name": "João Souza",
+                 *         "document": "52998224725",
+                 *         "ispb": "00000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description with the admin token */
+                    accountId?: number;
+                    /**
+                     * Format: money
+                     * @description another amount only when modalidadeAlteracao is 1
+                     */
+                    amount?: number;
+                    payer?: {
+                        /**
+                         * Format: document
+                         * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                         */
+                        document: string;
+                        /**
+                         * Format: pix-participant
+                         * @description 8-digit ISPB of a known PIX participant
+                         */
+                        ispb: string;
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counterpart: unknown;
+                        createdAt: string;
+                        endToEndId: string | null;
+                        externalId: string | null;
+                        feeAmount: number;
+                        finalAmount: number;
+                        id: number;
+                        movementType: string;
+                        originalAmount: number;
+                        processedAt: string | null;
+                        status: string;
+                        transactionId: string;
+                        type: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobsRun: number;
+                        now: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    createDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": 2,
+                 *       "amount": 1000,
+                 *       "payer": {
+                 *         "name": "João Souza",
+                 *         "document": "52998224725",
+                 *         "ispb": "00000000"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description with the admin token */
+                    accountId?: number;
+                    /**
+                     * Format: money
+                     * @description BRL, at most 2 decimals (format money)
+                     */
+                    amount: number;
+                    payer?: {
+                        /**
+                         * Format: document
+                         * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                         */
+                        document: string;
+                        /**
+                         * Format: pix-participant
+                         * @description 8-digit ISPB of a known PIX participant
+                         */
+                        ispb: string;
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counterpart: unknown;
+                        createdAt: string;
+                        endToEndId: string | null;
+                        externalId: string | null;
+                        feeAmount: number;
+                        finalAmount: number;
+                        id: number;
+                        movementType: string;
+                        originalAmount: number;
+                        processedAt: string | null;
+                        status: string;
+                        transactionId: string;
+                        type: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    registerDictKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    account?: string;
+                    /** @description with the admin token (not needed otherwise) */
+                    accountId?: number;
+                    branch?: string;
+                    /**
+                     * Format: document
+                     * @description CPF (11 digits) or CNPJ (14 characters), digits only
+                     */
+                    document: string;
+                    /**
+                     * Format: pix-participant
+                     * @description 8-digit ISPB of a known PIX participant
+                     */
+                    ispb: string;
+                    key: string;
+                    keyType: "CPF" | "CNPJ" | "EMAIL" | "PHONE" | "EVP" | "DOCUMENT" | "RANDOM";
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: string | null;
+                        bankName: string;
+                        branch: string | null;
+                        document: string;
+                        ispb: string;
+                        key: string;
+                        keyType: string;
+                        name: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    openMed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description with the admin token */
+                    accountId?: number;
+                    /**
+                     * Format: money
+                     * @description the disputed amount; the whole PIX when absent
+                     */
+                    amount?: number;
+                    cause?: "UNAUTHORIZED_TRANSACTION" | "SOCIAL_ENGINEERING" | "ACCOUNT_TAKEOVER" | "SCAM" | "COERCION" | "OPERATIONAL_FLAW" | "OTHER";
+                    description?: string;
+                    endToEndId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        analysisDetails: string | null;
+                        analysisResult: "APPROVED" | "REJECTED" | null;
+                        cause: string | null;
+                        contestedBank: {
+                            ispb: string;
+                            name: string;
+                        };
+                        createdAt: string;
+                        description: string | null;
+                        endToEnd: string;
+                        id: number;
+                        isReconciled: boolean;
+                        originalTransactionId: number | null;
+                        reason: "REFUND_REQUEST" | "REFUND_CANCELLATION";
+                        requestingBank: {
+                            ispb: string;
+                            name: string;
+                        };
+                        status: "OPEN" | "RECEIVED" | "CANCELLED" | "ANALYZED";
+                        transaction: {
+                            amount: number;
+                            dateTime: string;
+                            document: string | null;
+                            name: string | null;
+                            transactionType: string;
+                            type: string;
+                        } | null;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    transitionMed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description with the admin token */
+                    accountId?: number;
+                    analysisDetails?: string;
+                    analysisResult?: "APPROVED" | "REJECTED";
+                    to: "OPEN" | "RECEIVED" | "CANCELLED" | "ANALYZED";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        analysisDetails: string | null;
+                        analysisResult: "APPROVED" | "REJECTED" | null;
+                        cause: string | null;
+                        contestedBank: {
+                            ispb: string;
+                            name: string;
+                        };
+                        createdAt: string;
+                        description: string | null;
+                        endToEnd: string;
+                        id: number;
+                        isReconciled: boolean;
+                        originalTransactionId: number | null;
+                        reason: "REFUND_REQUEST" | "REFUND_CANCELLATION";
+                        requestingBank: {
+                            ispb: string;
+                            name: string;
+                        };
+                        status: "OPEN" | "RECEIVED" | "CANCELLED" | "ANALYZED";
+                        transaction: {
+                            amount: number;
+                            dateTime: string;
+                            document: string | null;
+                            name: string | null;
+                            transactionType: string;
+                            type: string;
+                        } | null;
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    refundPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description with the admin token */
+                    accountId?: number;
+                    /**
+                     * Format: money
+                     * @description BRL, at most 2 decimals (format money)
+                     */
+                    amount: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counterpart: unknown;
+                        createdAt: string;
+                        endToEndId: string | null;
+                        externalId: string | null;
+                        feeAmount: number;
+                        finalAmount: number;
+                        id: number;
+                        movementType: string;
+                        originalAmount: number;
+                        processedAt: string | null;
+                        status: string;
+                        transactionId: string;
+                        type: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    cashInWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionEvent"] | components["schemas"]["ReceiveEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cashOutWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionEvent"] | components["schemas"]["TransferEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    medAcceptedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    medCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    medRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundInWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionEvent"] | components["schemas"]["RefundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundOutWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description the delivery id; the same on every retry (deduplicate on it)
+                 * @example msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed by the account's `whsec_` secret (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /**
+                 * @description Unix seconds of the signature; refuse it when more than 5 minutes away from your clock
+                 * @example 1795186800
+                 */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionEvent"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

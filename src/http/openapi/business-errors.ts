@@ -1,0 +1,34 @@
+/**
+ * The statuses a route answers through its business rules (beyond what its inputs and guards imply:
+ * see route-docs.ts). Keyed by operationId. The suite's response check
+ * (src/http/openapi/response-check.ts) fails on any status a route answers without declaring it, so
+ * this table cannot fall behind the code unnoticed where the tests reach.
+ */
+const BUSINESS_ERRORS: Record<string, number[]> = {
+  // Token endpoints: certificate and credential refusals, and the credential store failing.
+  createToken: [401, 403, 502],
+  oauthToken: [502],
+  // Rate limited per account (429 with Retry-After and RateLimit headers).
+  listMed: [429],
+  resendWebhook: [429],
+  // Answers "disabled" without reading the body, but a body it cannot parse is still refused.
+  registerWebhook: [400, 413, 415],
+  // CHARGE_NOT_PAYABLE / PIX_QR_CODE_EXTERNAL_ID_IN_USE: paying a charge of ours on-us.
+  createCashOutQrCode: [409],
+  createDictTransfer: [409, 422],
+  putCob: [409],
+  putDevolucao: [409, 422],
+  registerCertificate: [409],
+  // An email already in use (operators and members share the sign-in namespace).
+  createOperator: [409],
+  inviteMember: [409],
+  // Sandbox: an admin call's accountId (or the MED's PIX) may not exist; states may forbid the move.
+  createDeposit: [404],
+  openMed: [404],
+  registerDictKey: [404, 409],
+  payCharge: [409],
+  transitionMed: [409],
+  refundPayout: [409],
+};
+
+export const businessErrorsOf = (operationId: string): number[] => BUSINESS_ERRORS[operationId] ?? [];

@@ -1,0 +1,91 @@
+/**
+ * Realistic examples for the main operations (valid CPFs and CNPJs, real key shapes, BR Codes whose
+ * CRC checks), added to the document by operationId so the route files stay about behaviour. The
+ * lint (`no-invalid-media-type-examples`: error) and test/openapi/document.test.ts check each example
+ * against its schema.
+ */
+
+const CPF = '11144477735'; // valid check digits
+const CNPJ = '11222333000181'; // valid check digits
+const EVP = '123e4567-e12b-42d1-a456-426655440000';
+// A static BR Code (email key, R$ 10.00) from the central bank's samples; its CRC checks.
+const STATIC_BR_CODE = '00020126510014br.gov.bcb.pix0115thalesog@me.com0210Pedido 123520400005303986540510.005802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63040DC6';
+// A dynamic BR Code (location URL, single use); its CRC checks.
+const DYNAMIC_BR_CODE = '00020101021226740014br.gov.bcb.pix2552payload.psp.com/3ec9d2f9-5f03-4e0e-820d-63a81e769e875204000053039865802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63042895';
+const AT = '2026-11-20T15:00:00.000Z';
+const TX = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
+
+interface Examples {
+  request?: unknown;
+  responses?: Record<string, unknown>;
+}
+
+export const OPERATION_EXAMPLES: Record<string, Examples> = {
+  createToken: {
+    request: { clientId: '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24', clientSecret: 'cs_5Jk9Qw2Zr7Tx' },
+    responses: { 201: { access_token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjMwMDAifQ.c2ln', token_type: 'Bearer', expires_in: 1800 } },
+  },
+  createCashIn: {
+    request: {
+      transaction: { value: 150.0, description: 'Pedido 1042', externalId: 'order-1042', expirationTime: 3600 },
+      payer: { fullName: 'Maria da Silva', document: CPF },
+    },
+    responses: {
+      201: { transactionId: TX, correlationId: '0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f', externalId: 'order-1042', status: 'PENDING', pixCode: DYNAMIC_BR_CODE, generateTime: AT, expirationDate: '2026-11-20T16:00:00.000Z' },
+    },
+  },
+  createCashOut: {
+    request: { value: 89.9, externalId: 'payout-2201', description: 'Reembolso pedido 1042', details: { key: 'maria.silva@example.com', keyType: 'EMAIL', name: 'Maria da Silva', document: CPF } },
+    responses: { 201: { transactionId: TX, externalId: 'payout-2201', status: 'PENDING', generateTime: AT } },
+  },
+  createCashOutQrCode: {
+    request: { value: 10.0, qrCode: STATIC_BR_CODE, externalId: 'qr-3301', description: 'Pedido 123' },
+    responses: { 201: { transactionId: TX, externalId: 'qr-3301', status: 'PENDING', generateTime: AT } },
+  },
+  createRefundIn: {
+    request: { refundValue: 50.0, reason: 'Produto devolvido', externalId: 'refund-1042-1' },
+  },
+  putCob: {
+    request: {
+      calendario: { expiracao: 3600 },
+      devedor: { cnpj: CNPJ, nome: 'Empresa Exemplo Ltda' },
+      valor: { original: '123.45', modalidadeAlteracao: 0 },
+      chave: EVP,
+      solicitacaoPagador: 'Fatura 2026-11',
+    },
+  },
+  createDictTransfer: {
+    request: { pixKey: 'maria.silva@example.com', creditorDocument: CPF, priority: 'NORM', description: 'Pagamento fornecedor', payment: { currency: 'BRL', amount: 250.0 } },
+  },
+  createAccount: {
+    request: { name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL' },
+    responses: { 201: { id: 2, name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL', pixKey: EVP, createdAt: AT } },
+  },
+  createDeposit: {
+    request: { accountId: 2, amount: 1000.0, payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
+  },
+  registerAccountWebhook: {
+    request: { eventType: 'cash_in', url: 'https://example.com/pix/webhooks', headers: [{ key: 'x-api-key', value: 'my-receiver-key' }] },
+  },
+  payCharge: {
+    request: { payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
+  },
+};
+
+type Operation = { operationId?: string; requestBody?: { content?: Record<string, { example?: unknown }> }; responses?: Record<string, { content?: Record<string, { example?: unknown }> }> };
+
+/** Puts the examples on the operations of a generated document. */
+export function addExamples(document: { paths?: Record<string, Record<string, Operation>> }): void {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      const examples = operation.operationId ? OPERATION_EXAMPLES[operation.operationId] : undefined;
+      if (!examples) continue;
+      const body = operation.requestBody?.content?.['application/json'];
+      if (body && examples.request !== undefined) body.example = examples.request;
+      for (const [status, example] of Object.entries(examples.responses ?? {})) {
+        const media = operation.responses?.[status]?.content?.['application/json'];
+        if (media) media.example = example;
+      }
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// No container engine runs on the CI machine (.ci/run says so when it skips building): these check
+// what can be checked without one.
+const compose = parse(readFileSync('deploy/compose.yaml', 'utf8'), { merge: true });
+const dockerfile = readFileSync('Dockerfile', 'utf8');
+
+describe('Dockerfile', () => {
+  it('builds in one stage and runs the compiled service in another, as a non-root user, with only production dependencies and a HEALTHCHECK', () => {
+    const stages = dockerfile.match(/^FROM /gm) ?? [];
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^FROM node:24/m);
+    expect(dockerfile).toMatch(/npm run build/);
+    expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    const runStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runStage).toMatch(/^USER node$/m);
+    expect(runStage).toMatch(/^HEALTHCHECK .*\n?.*\/health/m);
+    expect(runStage).toMatch(/CMD \["node", "--enable-source-maps", "dist\/main\.js"\]/);
+    expect(runStage).not.toMatch(/tsx/);
+  });
+});
+
+describe('deploy/compose.yaml', () => {
+  const services = compose.services as Record<string, any>;
+
+  it('has PostgreSQL, a one-shot migration, two instances and nginx', () => {
+    expect(Object.keys(services).sort()).toEqual(['app1', 'app2', 'migrate', 'nginx', 'postgres']);
+    expect(services.migrate.command).toEqual(['node', 'dist/migrate-main.js']);
+    expect(services.migrate.restart).toBe('no');
+    expect(services.migrate.depends_on.postgres.condition).toBe('service_healthy');
+  });
+
+  it('starts the instances only after the migration succeeded, in production mode, trusting only nginx', () => {
+    const nginxAddress = services.nginx.networks.backend.ipv4_address;
+    for (const name of ['app1', 'app2']) {
+      const app = services[name];
+      expect(app.image).toBe(services.migrate.image);
+      expect(app.depends_on.migrate.condition).toBe('service_completed_successfully');
+      expect(app.environment.MODE).toBe('production');
+      expect(app.environment.TRUSTED_PROXIES).toBe(nginxAddress);
+      expect(app.environment.DATABASE_URL).toBe(services.migrate.environment.DATABASE_URL);
+    }
+  });
+
+  it('fills the tested nginx template with both instances as the upstream', () => {
+    const nginx = services.nginx;
+    expect(nginx.volumes).toContain('./nginx/pix-account-service.conf.template:/etc/nginx/templates/default.conf.template:ro');
+    expect(nginx.environment.UPSTREAM_SERVERS).toBe('server app1:3000; server app2:3000;');
+    const template = readFileSync('deploy/nginx/pix-account-service.conf.template', 'utf8');
+    for (const placeholder of template.match(/\$\{[A-Z_]+\}/g) ?? []) {
+      expect(nginx.environment, placeholder).toHaveProperty(placeholder.slice(2, -1));
+    }
+  });
+});

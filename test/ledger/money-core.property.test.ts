@@ -1,0 +1,122 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cents } from '../../src/domain/money.ts';
+import type { MedStatus } from '../../src/db/schema/refunds.ts';
+import { cpf } from '../factories.ts';
+import { startHarness, type Harness } from '../harness.ts';
+import { cashOutBody } from '../payouts/helpers.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+type Step =
+  | { op: 'deposit'; amount: number }
+  | { op: 'chargePaid'; amount: number }
+  | { op: 'payout'; amount: number }
+  | { op: 'refund'; pix: number; amount: number }
+  | { op: 'medOpen'; pix: number }
+  | { op: 'medMove'; med: number; to: MedStatus; result: 'APPROVED' | 'REJECTED' | null }
+  | { op: 'fees'; cashIn: number; cashOutPercent: number }
+  | { op: 'advance'; seconds: number };
+
+const amount = fc.integer({ min: 1, max: 50_000 }).map((c) => c / 100);
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ op: fc.constant('deposit' as const), amount }),
+  fc.record({ op: fc.constant('chargePaid' as const), amount }),
+  fc.record({ op: fc.constant('payout' as const), amount }),
+  fc.record({ op: fc.constant('refund' as const), pix: fc.nat(9), amount }),
+  fc.record({ op: fc.constant('medOpen' as const), pix: fc.nat(9) }),
+  fc.record({
+    op: fc.constant('medMove' as const),
+    med: fc.nat(9),
+    to: fc.constantFrom<MedStatus>('RECEIVED', 'ANALYZED', 'CANCELLED'),
+    result: fc.constantFrom('APPROVED' as const, 'REJECTED' as const, null),
+  }),
+  fc.record({ op: fc.constant('fees' as const), cashIn: fc.integer({ min: 0, max: 100 }).map((c) => c / 100), cashOutPercent: fc.integer({ min: 0, max: 300 }).map((b) => b / 100) }),
+  fc.record({ op: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 3 }) }),
+);
+
+/** Fees booked in the ledger must be exactly the fees of the confirmed transactions: each once. */
+async function feesOfConfirmed(): Promise<number> {
+  const row = await sql<{ s: string | number | null }>`SELECT SUM(fee_amount) AS s FROM transactions WHERE status = 'CONFIRMED'`.execute(h.c.db);
+  return Number(row.rows[0]!.s ?? 0);
+}
+
+/**
+ * Random sequences of deposits, charges paid, payouts, refunds, MED openings and outcomes, fee
+ * changes and settlements (clock advances), through the API and the services, with the ledger check
+ * after every step: journals balanced, postings summing to zero, balances equal to postings, none
+ * negative, and fee revenue equal to the fees of confirmed transactions.
+ */
+describe('money core (property)', () => {
+  it('every step leaves the books balanced', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+        const account = await h.createAccount({ funds: 100 });
+        const token = await h.tokenFor(account.id);
+        const received: Array<{ id: number; endToEndId: string }> = [];
+        const firstPix = await h.c.db.selectFrom('transactions').select(['id', 'end_to_end_id']).where('account_id', '=', account.id).executeTakeFirstOrThrow();
+        received.push({ id: firstPix.id, endToEndId: firstPix.end_to_end_id! });
+        const meds: number[] = [];
+        for (const s of steps) {
+          if (s.op === 'deposit') {
+            const res = await h.admin('POST', '/sandbox/deposits', { accountId: account.id, amount: s.amount });
+            // A deposit the cash-in fee would eat whole is refused (400); anything else must work.
+            expect([201, 400]).toContain(res.statusCode);
+            if (res.statusCode === 201) received.push(res.json());
+          } else if (s.op === 'chargePaid') {
+            const created = await h.api('POST', '/api/pix/cash-in', token, {
+              transaction: { value: s.amount, description: 'Pedido', externalId: `p-${Date.now()}-${Math.random()}` },
+              payer: { fullName: 'João Pagador', document: cpf(1234) },
+            });
+            expect(created.statusCode).toBe(201);
+            const paid = await h.api('POST', `/sandbox/charges/${created.json().transactionId}/pay`, token, {});
+            expect(paid.statusCode).toBe(200);
+            const row = await h.c.db.selectFrom('transactions').select(['id', 'end_to_end_id']).where('transaction_id', '=', created.json().transactionId).executeTakeFirstOrThrow();
+            received.push({ id: row.id, endToEndId: row.end_to_end_id! });
+          } else if (s.op === 'payout') {
+            const res = await h.api('POST', '/api/pix/cash-out', token, cashOutBody({ value: s.amount }));
+            // Insufficient balance or a limit: a clear 4xx, nothing moved (the check below proves it).
+            expect([201, 400, 422]).toContain(res.statusCode);
+          } else if (s.op === 'refund') {
+            const original = received[s.pix % received.length]!;
+            await expectRefusedOrDone(() =>
+              h.c.refunds.create({ accountId: account.id, original: { by: 'id', id: String(original.id) }, amount: cents(Math.round(s.amount * 100)), description: null, refundId: undefined, family: 'api', natureza: 'ORIGINAL', scenario: null }),
+            );
+          } else if (s.op === 'medOpen') {
+            const original = received[s.pix % received.length]!;
+            await expectRefusedOrDone(async () => meds.push((await h.c.meds.open({ accountId: account.id, endToEndId: original.endToEndId, cause: 'SCAM', description: null }, { requireReconciled: true })).id));
+          } else if (s.op === 'medMove') {
+            if (meds.length > 0) {
+              const medId = meds[s.med % meds.length]!;
+              await expectRefusedOrDone(() => h.c.meds.transition({ accountId: account.id, medId, to: s.to, ...(s.result ? { analysisResult: s.result } : {}) }));
+            }
+          } else if (s.op === 'fees') {
+            const res = await h.admin('PATCH', `/admin/accounts/${account.id}/fees`, { cashIn: { fixed: s.cashIn, percent: 0 }, cashOut: { fixed: 0, percent: s.cashOutPercent } });
+            expect(res.statusCode).toBe(200);
+          } else {
+            await h.advance(s.seconds);
+          }
+          const check = await h.c.checkLedger();
+          expect(check).toMatchObject({ ok: true, postings: { total: 0 } });
+          expect(check.systemAccounts.find((a) => a.code === 'fee_revenue')!.balance).toBe(await feesOfConfirmed());
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+/** A refused command (a domain error with its 4xx status) is fine; anything else fails the property. */
+async function expectRefusedOrDone(command: () => Promise<unknown>): Promise<void> {
+  try {
+    await command();
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (!status || status >= 500) throw error;
+  }
+}

@@ -1,0 +1,123 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc16 } from '../../src/domain/brcode/crc16.ts';
+import { isValidCnpj, isValidCpf } from '../../src/domain/documents.ts';
+import { OPERATION_EXAMPLES } from '../../src/http/openapi/examples.ts';
+import { startHarness, type Harness } from '../harness.ts';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const ENVELOPE: Array<[RegExp, string]> = [
+  [/^\/oauth\/token$/, 'OAuthError'],
+  [/^\/api\//, 'ApiError'],
+  [/.*/, 'ShortError'],
+];
+
+describe('GET /openapi.json: the contract', () => {
+  let h: Harness;
+  let doc: any;
+  const operations = () =>
+    Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })),
+    );
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { PUBLIC_URL: 'https://sandbox.pix.example.com' } });
+    doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  });
+  afterAll(() => h.close());
+
+  it('names its server (PUBLIC_URL) and opens on the getting-started guide', () => {
+    expect(doc.servers).toEqual([{ url: 'https://sandbox.pix.example.com', description: 'This sandbox' }]);
+    expect(doc.info.description).toMatch(/## Getting started/);
+    expect(doc.info.description).toContain('https://sandbox.pix.example.com/api/auth/token');
+  });
+
+  it('gives every operation a unique operationId, a summary, tags and its security, admin and sandbox included', () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(40);
+    const ids = ops.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, method, op } of ops) {
+      expect(op.summary, `${method} ${path}`).toMatch(/\w/);
+      expect(op.tags?.length, `${method} ${path}`).toBeGreaterThan(0);
+      expect(Array.isArray(op.security), `${method} ${path}`).toBe(true);
+    }
+    expect(doc.paths['/admin/accounts'].post.security).toEqual([{ admin: [] }]);
+    expect(doc.paths['/sandbox/deposits'].post.security).toEqual([{ admin: [] }, { bearer: [] }]);
+    expect(doc.paths['/api/pix/cash-out'].post.security).toEqual([{ bearer: ['pix:write'] }]);
+    expect(doc.paths['/health'].get.security).toEqual([]);
+  });
+
+  it('answers every error with its family\'s shared envelope, by reference; 429 and 503 name Retry-After', () => {
+    for (const { path, method, op } of operations()) {
+      const envelope = ENVELOPE.find(([re]) => re.test(path))![1];
+      const errors = Object.entries(op.responses as Record<string, any>).filter(([status]) => Number(status) >= 400);
+      expect(errors.length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const [status, response] of errors) {
+        // The one documented exception: GET /api/med answers 400 in the short form (interface spec).
+        const expected = path === '/api/med' && status === '400' ? 'ShortError' : envelope;
+        expect(response.content['application/json'].schema, `${method} ${path} ${status}`).toEqual({ $ref: `#/components/schemas/${expected}` });
+        if (status === '429' || status === '503') expect(response.headers['retry-after'], `${method} ${path} ${status}`).toBeDefined();
+      }
+    }
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['ApiError', 'ShortError', 'OAuthError']));
+    // An authenticated route documents 401 and 403; a route with a path parameter documents 404.
+    expect(Object.keys(doc.paths['/api/pix/transaction/{id}'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '500', '503']));
+  });
+
+  it('uses standard formats, and documents its one custom format (money)', () => {
+    const formats = new Set<string>();
+    JSON.stringify(doc, (key, value) => {
+      if (key === 'format' && typeof value === 'string') formats.add(value);
+      return value;
+    });
+    const standard = ['date-time', 'date', 'uri', 'uuid', 'email', 'ipv4'];
+    expect([...formats].filter((f) => !standard.includes(f))).toEqual(['money']);
+    expect(doc.info.description).toMatch(/`money`/);
+  });
+
+  it('lists every webhook event (OpenAPI 3.1 webhooks) with its payload and the signature headers', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(['cash_in', 'cash_out', 'med_accepted', 'med_created', 'med_rejected', 'refund_in', 'refund_out']);
+    for (const [name, item] of Object.entries(doc.webhooks as Record<string, any>)) {
+      const headers = item.post.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name);
+      expect(headers, name).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const schema = item.post.requestBody.content['application/json'].schema;
+      const refs: string[] = schema.oneOf ? schema.oneOf.map((s: any) => s.$ref) : [schema.$ref];
+      for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!], `${name} ${ref}`).toBeDefined();
+    }
+  });
+
+  it('carries realistic examples that its own schemas accept (valid CPFs and CNPJs, checked BR Codes)', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addFormat('money', { type: 'number', validate: (v: number) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6 });
+    ajv.addSchema({ $id: 'doc', components: doc.components } as object);
+    const resolve = (schema: any) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/'));
+    let checked = 0;
+    for (const { path, method, op } of operations()) {
+      const media = [
+        ['request', op.requestBody?.content?.['application/json']],
+        ...Object.entries(op.responses as Record<string, any>).map(([status, r]) => [status, r.content?.['application/json']]),
+      ] as Array<[string, any]>;
+      for (const [where, m] of media) {
+        if (m?.example === undefined) continue;
+        const validate = ajv.compile(resolve(m.schema));
+        expect(validate(m.example), `${method} ${path} ${where}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(Object.values(OPERATION_EXAMPLES).reduce((n, e) => n + (e.request ? 1 : 0) + Object.keys(e.responses ?? {}).length, 0));
+    const documents = JSON.stringify(OPERATION_EXAMPLES).match(/"(?:document|creditorDocument|cpf|cnpj)":"(\d{11}|\d{14})"/g) ?? [];
+    expect(documents.length).toBeGreaterThan(5);
+    for (const found of documents) {
+      const value = found.split(':')[1]!.replaceAll('"', '');
+      expect(value.length === 11 ? isValidCpf(value) : isValidCnpj(value), value).toBe(true);
+    }
+    const brCodes = JSON.stringify(OPERATION_EXAMPLES).match(/000201[^"]+/g) ?? [];
+    expect(brCodes.length).toBe(2);
+    for (const code of brCodes) expect(crc16(code.slice(0, -4)), code).toBe(code.slice(-4));
+  });
+});
+

@@ -1,0 +1,178 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPixClient, createWebhooks, PixApiError, PixNetworkError, unwrap, WebhookVerificationError, type PixClientOptions } from '../../sdk/src/index.ts';
+import { cpf } from '../factories.ts';
+import { startHarness, type Harness } from '../harness.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+
+/**
+ * The SDK against the real service listening on a port (PGlite here, PostgreSQL in the postgres
+ * project), through a small proxy that can fail requests the way a network and a busy service do.
+ */
+describe('sdk/ against the running service', () => {
+  let h: Harness;
+  let serviceUrl: string;
+  let proxy: Awaited<ReturnType<typeof startFaultyProxy>>;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    serviceUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    proxy = await startFaultyProxy(serviceUrl);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await h.close();
+  });
+
+  async function newClient(overrides: Partial<PixClientOptions> = {}, funds = 0) {
+    const account = await h.createAccount(funds ? { funds } : {});
+    const cert = (await h.admin('POST', `/admin/accounts/${account.id}/certificates`, {})).json();
+    const creds = (await h.admin('POST', `/admin/accounts/${account.id}/credentials`, {})).json();
+    const client = createPixClient({
+      baseUrl: proxy.url,
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      certificate: { cert: cert.certificatePem, key: cert.privateKeyPem },
+      retry: { baseDelayMs: 5, maxDelayMs: 50 },
+      ...overrides,
+    });
+    return { account, client };
+  }
+
+  it('gets a token with the certificate and runs a charge to CONFIRMED on both families', async () => {
+    const { client } = await newClient();
+    const charge = await unwrap(
+      client.http.POST('/api/pix/cash-in', {
+        params: { header: { 'x-sandbox-scenario': 'pending' } },
+        body: { transaction: { value: 25.5, description: 'Pedido 7', externalId: 'sdk-1' }, payer: { fullName: 'Maria da Silva', document: cpf(3) } },
+      }),
+    );
+    await unwrap(client.http.POST('/sandbox/charges/{id}/pay', { params: { path: { id: charge.transactionId } }, body: {} }));
+    await h.advance(5);
+    const tx = await unwrap(client.http.GET('/api/pix/transaction/{id}', { params: { path: { id: charge.transactionId } } }));
+    expect(tx.status).toBe('CONFIRMED');
+
+    const oauth = await newClient({ tokenEndpoint: 'oauth' });
+    const cob = await unwrap(
+      oauth.client.http.PUT('/cob/{txid}', {
+        params: { path: { txid: 'sdkcob0000000000000000000001' } },
+        body: { calendario: { expiracao: 3600 }, valor: { original: '10.00' }, chave: oauth.account.pixKey },
+      }),
+    );
+    expect(cob.status).toBe('ATIVA');
+  });
+
+  it('throws typed errors with the spec\'s codes, for every family', async () => {
+    const { client } = await newClient();
+    const payout = client.http.POST('/api/pix/cash-out', {
+      body: { value: 50, externalId: 'sdk-broke', details: { key: 'maria@example.com', keyType: 'EMAIL', name: 'Maria da Silva', document: cpf(4) } },
+    });
+    const error = await unwrap(payout).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PixApiError);
+    expect(error).toMatchObject({ status: 400, code: 'PIX_INSUFFICIENT_BALANCE' });
+    expect((error as PixApiError).requestId).toMatch(/[0-9a-f-]{36}/);
+
+    const missing = await unwrap(client.http.GET('/cob/{txid}', { params: { path: { txid: 'sdkcob0000000000000000000404' } } })).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 404, code: 'HTTP_404' });
+
+    const bad = createPixClient({ baseUrl: serviceUrl, clientId: '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24', clientSecret: 'wrong-secret', certificate: { cert: 'x' }, tokenEndpoint: 'oauth' });
+    const refused = await bad.accessToken().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PixApiError);
+    expect((refused as PixApiError).status).toBe(400);
+  });
+
+  it('renews the token 30 s before it expires, once for every caller waiting', async () => {
+    let now = Date.now();
+    const { client } = await newClient({ now: () => now });
+    const first = await client.accessToken();
+    now += (1800 - 31) * 1000;
+    expect(await client.accessToken()).toBe(first);
+    now += 2000; // 29 s left: renew
+    const renewed = await Promise.all(Array.from({ length: 5 }, () => client.accessToken()));
+    expect(new Set(renewed).size).toBe(1);
+    expect(renewed[0]).not.toBe(first);
+  });
+
+  it('retries safe requests on 503, 429 and a dropped connection; never a plain POST on 503', async () => {
+    const { client } = await newClient();
+    await client.accessToken();
+
+    proxy.fail('GET', '/api/balance', [503, 429, 'drop']);
+    const balance = await unwrap(client.http.GET('/api/balance'));
+    expect(balance).toMatchObject({ netBalance: 0 });
+    expect(proxy.seen('GET', '/api/balance')).toBe(4);
+
+    proxy.fail('POST', '/api/pix/cash-in', [503]);
+    const once = await client.http.POST('/api/pix/cash-in', {
+      body: { transaction: { value: 1, description: 'x', externalId: 'sdk-503' }, payer: { fullName: 'Maria da Silva', document: cpf(5) } },
+    });
+    expect(once.response.status).toBe(503);
+    expect(proxy.seen('POST', '/api/pix/cash-in')).toBe(1);
+
+    proxy.fail('GET', '/api/balance', ['drop', 'drop', 'drop', 'drop']);
+    await expect(client.http.GET('/api/balance')).rejects.toBeInstanceOf(PixNetworkError);
+  });
+
+  it('verifies webhook signatures: the event when genuine, an error when the body was changed', async () => {
+    const rx = await startReceiver();
+    try {
+      const { account, client } = await newClient();
+      const secret = (await h.admin('GET', `/admin/accounts/${account.id}/webhook-secret`)).json().secret as string;
+      const verifying = { webhooks: createWebhooks(secret) };
+      expect((await h.admin('POST', `/admin/accounts/${account.id}/webhooks`, { eventType: 'cash_in', url: rx.url('/hooks') })).statusCode).toBe(201);
+      const charge = await unwrap(
+        client.http.POST('/api/pix/cash-in', {
+          params: { header: { 'x-sandbox-scenario': 'pending' } },
+          body: { transaction: { value: 12, description: 'Pedido 9', externalId: 'sdk-hook' }, payer: { fullName: 'Maria da Silva', document: cpf(6) } },
+        }),
+      );
+      await unwrap(client.http.POST('/sandbox/charges/{id}/pay', { params: { path: { id: charge.transactionId } }, body: {} }));
+      await h.advance(5);
+      await h.deliverWebhooks();
+      const [delivery] = rx.to('/hooks');
+      const event = verifying.webhooks.verify(delivery!.body, delivery!.headers as Record<string, string>);
+      expect(event).toMatchObject({ event: 'CashIn', transactionId: charge.transactionId, status: 'CONFIRMED' });
+      expect(() => verifying.webhooks.verify(delivery!.body.replace('12', '13'), delivery!.headers as Record<string, string>)).toThrow(WebhookVerificationError);
+    } finally {
+      await rx.close();
+    }
+  });
+});
+
+/** An HTTP proxy to the service that answers the next requests of a route with failures first. */
+async function startFaultyProxy(target: string) {
+  const plans = new Map<string, Array<number | 'drop'>>();
+  const counts = new Map<string, number>();
+  const server: Server = createServer(async (req, res) => {
+    const key = `${req.method} ${req.url!.split('?')[0]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const fault = plans.get(key)?.shift();
+    if (fault === 'drop') return req.socket.destroy();
+    if (typeof fault === 'number') {
+      res.writeHead(fault, { 'content-type': 'application/json', 'retry-after': '0' });
+      return res.end(JSON.stringify({ statusCode: fault, timestamp: new Date().toISOString(), path: req.url, method: req.method, code: 'HTTP_ERROR', message: 'busy', userMessage: 'busy', errorId: 'proxy', error: 'busy' }));
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length')) as Record<string, string>;
+    const answer = await fetch(`${target}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding')));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  server.keepAliveTimeout = 500;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    fail(method: string, path: string, faults: Array<number | 'drop'>) {
+      plans.set(`${method} ${path}`, [...faults]);
+      counts.set(`${method} ${path}`, 0);
+    },
+    seen: (method: string, path: string) => counts.get(`${method} ${path}`) ?? 0,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
