@@ -74,7 +74,12 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     const route = request.routeOptions.url ?? 'unmatched';
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     c.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime), ip: request.ip }, 'request');
+    const status = reply.statusCode;
+    const refused = status === 401 || status === 403 || status === 429;
+    // A refusal is counted, and its access line kept at debug (issue 12): a flood of bad tokens must
+    // not become a flood of info lines.
+    if (refused) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
+    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip }, 'request');
   });
 
   // Decisions 4.13: the OpenAPI document names the scope each bearer route needs.

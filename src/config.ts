@@ -33,6 +33,8 @@ export interface Config {
   readonly requireCertificateBoundTokens: boolean;
   /** PostgreSQL pool size and the bound of every database wait (DB_* variables, milliseconds). */
   readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
+  /** CLIENT_SECRET_HASH_KEY: the HMAC key of generated client secrets (unset: kept in the database). */
+  readonly clientSecretHashKey: Buffer | undefined;
 }
 
 export interface TlsConfig {
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     database: databaseSettings(env),
     tls,
     trustedProxies: trustedProxies(env, mode, tls),
+    clientSecretHashKey: clientSecretHashKey(env),
   });
 }
 
@@ -212,4 +215,14 @@ function databaseSettings(env: Env): Config['database'] {
     throw new ConfigError('DB_QUERY_TIMEOUT_MS', `must be greater than DB_STATEMENT_TIMEOUT_MS (${timeouts.statementMs})`);
   }
   return Object.freeze({ poolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000), timeouts: Object.freeze(timeouts) });
+}
+
+/** CLIENT_SECRET_HASH_KEY: base64 or base64url of at least 32 random bytes (`openssl rand -base64 32`). */
+function clientSecretHashKey(env: Env): Buffer | undefined {
+  const raw = env.CLIENT_SECRET_HASH_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(raw)) throw new ConfigError('CLIENT_SECRET_HASH_KEY', 'must be base64 or base64url');
+  const key = Buffer.from(raw.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''), 'base64url');
+  if (key.length < 32) throw new ConfigError('CLIENT_SECRET_HASH_KEY', `must hold at least 32 bytes (base64 of \`openssl rand -base64 32\`), got ${key.length}`);
+  return key;
 }

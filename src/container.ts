@@ -4,6 +4,7 @@ import { AdjustableClock, systemClock, type Clock } from './domain/clock.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createScheduler } from './jobs/scheduler.ts';
+import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
 import { checkLedger, createLedger } from './ledger/ledger.ts';
 import { createMetrics, observeRuntime } from './metrics.ts';
 import type { PixNetwork } from './network/pix-network.ts';
@@ -11,11 +12,13 @@ import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
 import { unconfiguredNetwork } from './network/unconfigured-network.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
-import type { AccountTokenAuthenticator } from './services/auth/access-identity.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
 import { createCredentialService } from './services/auth/credential.service.ts';
 import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
+import { watchAccessChanges } from './services/auth/access-watch.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
+import { createSecretHasher } from './services/auth/secret-hash.ts';
+import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
 import { createFailureLimits } from './services/auth/failure-limits.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
@@ -94,16 +97,28 @@ export async function createContainer(config: Config, options: ContainerOptions 
       : unconfiguredNetwork;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const outbox = createOutbox({ clock });
-  const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1 });
+  const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
   const accounts = createAccountService({ db, clock });
-  const certificates = createCertificateService({ db, clock, accounts });
-  const credentials = createCredentialService({ db, clock, accounts });
+  const certificates = createCertificateService({
+    db, clock, accounts,
+    // accountTokens is built below; a revocation only runs once the app serves requests.
+    accessChanges: { nextChange: (withinMs) => accountTokens.nextChange(withinMs) },
+  });
+  const secrets = createSecretHasher(
+    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
+  );
+  const credentials = createCredentialService({
+    db, clock, accounts, secrets,
+    accessChanges: { nextChange: (withinMs) => accountTokens.nextChange(withinMs) },
+  });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
   /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
   const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
-  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures });
+  /** Verifies account access tokens; remembers still-active answers while told of every change. */
+  const accountTokens = createBearerAuthenticator({ db, tokens, clock });
+  const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, config, scheduler });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
@@ -142,6 +157,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // whose clock was advanced.
   const webhookRelay = createRelay({
     db, clock, signingClock: systemClock, transport: webhookTransport, logger, metrics: createWebhookMetrics(metrics.registry),
+    safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
@@ -154,6 +170,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
     { start() {}, stop: () => webhookTransport.close() },
     webhookRelay,
+    // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
+    dueWakeups(database, { scheduler, relay: webhookRelay, logger }),
+    watchAccessChanges(database, accountTokens, logger),
   ];
 
   return {
@@ -177,6 +196,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     certificates,
     credentials,
     signingKeys,
+    /** Client-secret hashing: keyed (HMAC) for generated secrets, scrypt for chosen ones. */
+    secrets,
     tokens,
     tokenGrants,
     authFailures,
@@ -204,7 +225,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
     onUsCharges: chargePayments as OnUsCharges,
     /** Verifies account access tokens (the authentication feature provides it). */
-    accountTokens: createBearerAuthenticator({ db, tokens, clock }) as AccountTokenAuthenticator,
+    accountTokens,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
     start() {

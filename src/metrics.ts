@@ -19,6 +19,13 @@ export function createMetrics() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    /** 401, 403 and 429 answers: counted here instead of a log line each (they are logged at debug). */
+    httpRefusals: new Counter({
+      name: 'http_refusals_total',
+      help: 'Requests refused for authentication, authorization or rate limits (401, 403, 429), by route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    }),
     jobs: new Counter({
       name: 'jobs_total',
       help: 'Jobs run, by kind and outcome (done, retry, failed)',

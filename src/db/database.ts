@@ -9,11 +9,14 @@ import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
 import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
 import type { DB } from './schema.ts';
+import { pgliteListen, postgresListen, type Listen } from './notifications.ts';
 
 /** The Kysely handle every repository receives, and the means to close it. */
 export interface Database {
   readonly db: Kysely<DB>;
   readonly engine: 'postgres' | 'pglite';
+  /** Subscribes to NOTIFY channels (wake-ups for due jobs and deliveries, see notifications.ts). */
+  readonly listen: Listen;
   /** PostgreSQL: the connection pool's counts (metrics). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -60,14 +63,17 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await setup.end();
   }
+  const connection = {
+    connectionString: url,
+    application_name: options.applicationName ?? 'pix-account-service',
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  };
   const { pool, kyselyPool } = createGuardedPool({
     timeouts,
     logger: options.logger,
     pool: {
-      connectionString: url,
+      ...connection,
       max,
-      application_name: options.applicationName ?? 'pix-account-service',
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -79,6 +85,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   return {
     db,
     engine: 'postgres',
+    listen: postgresListen({ connection, timeouts, logger: options.logger }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
@@ -149,6 +156,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     return {
       db,
       engine: 'pglite',
+      listen: pgliteListen(pglite),
       close: async () => {
         await db.destroy();
         if (!pglite.closed) await pglite.close();

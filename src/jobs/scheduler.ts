@@ -48,6 +48,12 @@ export function createScheduler(deps: {
   pollMs?: number;
   /** Claim loops run at once (PostgreSQL: a few; PGlite runs one statement at a time: 1). */
   concurrency?: number;
+  /**
+   * Set when something calls `wakeAt` for every job enqueued (the container wires NOTIFY to it): the
+   * poller then sleeps until the next job is due, looking on its own only this often (a safety net).
+   * Unset: it polls every `pollMs`.
+   */
+  safetyPollMs?: number;
 }) {
   const handlers = new Map<string, { handler: JobHandler; options: JobKindOptions }>();
   const batchSize = deps.batchSize ?? 50;
@@ -217,21 +223,72 @@ export function createScheduler(deps: {
     }
   }
 
+  /** When the earliest pending job is due (service clock), if any. */
+  async function nextDue(): Promise<Date | undefined> {
+    const row = (await sql<{ next: Date | null }>`SELECT min(run_at) AS next FROM jobs WHERE status = 'pending'`.execute(deps.db)).rows[0];
+    return row?.next ?? undefined;
+  }
+
+  /** With wake-ups: one cheap look, work only when something is due; answers the next due time. */
+  async function pass(): Promise<Date | undefined> {
+    const next = await nextDue();
+    if (next === undefined || next > deps.clock.now()) return next;
+    await runDue();
+    return nextDue();
+  }
+
   let failedPolls = 0;
+  let ticking = false;
+  /** Real-time ms at which the armed timer fires. */
+  let armedFor = Infinity;
+  /** The earliest wake-up asked for while a tick was running (real-time ms). */
+  let wokenFor = Infinity;
+
+  function arm(delayMs: number) {
+    if (timer) clearTimeout(timer);
+    armedFor = Date.now() + delayMs;
+    timer = setTimeout(tick, delayMs);
+  }
+
   function tick() {
     if (stopped) return;
-    runDue()
-      .then(() => {
+    ticking = true;
+    armedFor = Infinity;
+    let next: Date | undefined;
+    const work = deps.safetyPollMs === undefined ? runDue().then(() => undefined) : pass();
+    work
+      .then((due) => {
         failedPolls = 0;
+        next = due;
       })
       .catch((error) => {
         failedPolls += 1;
         deps.logger.error({ err: error, failedPolls }, 'job poll failed');
       })
       .finally(() => {
+        ticking = false;
+        if (stopped) return;
         // While the database is away, poll less and less often (at most every 5 s), not 5 times a second.
-        if (!stopped) timer = setTimeout(tick, failedPolls === 0 ? pollMs : Math.min(5_000, pollMs * 2 ** failedPolls));
+        if (failedPolls > 0) return arm(Math.min(5_000, pollMs * 2 ** failedPolls));
+        if (deps.safetyPollMs === undefined) return arm(pollMs);
+        const now = deps.clock.now().getTime();
+        // Still due after the drain: other instances hold those jobs; look again soon.
+        let delay = next === undefined ? deps.safetyPollMs : next.getTime() <= now ? pollMs : Math.min(deps.safetyPollMs, next.getTime() - now);
+        if (wokenFor !== Infinity) delay = Math.min(delay, Math.max(0, wokenFor - Date.now()));
+        wokenFor = Infinity;
+        arm(delay);
       });
+  }
+
+  /**
+   * A job due at `dueAt` (service clock) was committed, here or by another instance: run it then
+   * instead of at the next safety poll.
+   */
+  function wakeAt(dueAt: Date) {
+    if (stopped) return;
+    const at = Date.now() + Math.max(0, dueAt.getTime() - deps.clock.now().getTime());
+    if (ticking) wokenFor = Math.min(wokenFor, at);
+    else if (at < armedFor) arm(Math.max(0, at - Date.now()));
   }
 
   return {
@@ -240,12 +297,13 @@ export function createScheduler(deps: {
     scheduleMany,
     scheduleManyStatement,
     runDue,
+    wakeAt,
     /** Started and not stopped: the poller is claiming due jobs (GET /ready). */
     isRunning: () => !stopped,
     start() {
       if (!stopped) return;
       stopped = false;
-      timer = setTimeout(tick, 0);
+      arm(0);
     },
     async stop() {
       stopped = true;

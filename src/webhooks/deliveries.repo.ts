@@ -61,6 +61,12 @@ export const deliveriesRepo = {
    * Due is business time (`now`, the service clock, which the sandbox moves); the lease is liveness,
    * measured on the database server's real clock, shared by every relay and never moved by the sandbox.
    */
+  /** When the earliest pending delivery (or the lease of a claimed one) falls due, if any. */
+  async nextDue(db: Db): Promise<Date | undefined> {
+    const row = (await sql<{ next: Date | null }>`SELECT min(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending'`.execute(db)).rows[0];
+    return row?.next ?? undefined;
+  },
+
   async claim(db: Db, input: { now: Date; leaseSeconds: number; token: string; limit: number }): Promise<ClaimedDelivery[]> {
     const result = await sql<{
       id: number;

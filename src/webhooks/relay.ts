@@ -49,6 +49,11 @@ export interface RelayOptions {
   batchSize?: number;
   maxInFlight?: number;
   pollMs?: number;
+  /**
+   * Set when `wake` is called for every delivery enqueued (the container wires NOTIFY to it): an idle
+   * relay then sleeps until the next delivery is due, looking on its own only this often.
+   */
+  safetyPollMs?: number;
   /** How long a claim holds; longer than the attempt timeout, so a live relay never loses one. */
   leaseMs?: number;
   /** How long a finished attempt may wait for others to share its result-writing transaction. */
@@ -187,8 +192,14 @@ export function createRelay(options: RelayOptions) {
   const queue: Outcome[] = [];
   let flushing: Promise<void> | undefined;
 
+  /** A wake-up that came while the loop was not napping: the next nap is skipped. */
+  let woken = false;
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (woken) {
+        woken = false;
+        return resolve();
+      }
       const timer = setTimeout(() => {
         wake = undefined;
         resolve();
@@ -225,6 +236,8 @@ export function createRelay(options: RelayOptions) {
       .catch((error) => logger.error({ err: error, results: batch.length }, 'writing webhook results failed; their leases will lapse and they will be retried'))
       .finally(() => {
         flushing = undefined;
+        // A retry just written may be due before the idle loop would look again.
+        if (options.safetyPollMs !== undefined && batch.some((o) => o.result.status === 'pending')) wakeUp();
         // What arrived meanwhile has waited long enough.
         flushNow();
         settleIdle();
@@ -263,13 +276,34 @@ export function createRelay(options: RelayOptions) {
           if (inFlight === maxInFlight - 1) wake?.();
         });
       }
-      if (claimed.length < Math.min(free, batchSize)) await nap(pollMs);
+      if (claimed.length === 0 && options.safetyPollMs !== undefined) await nap(await idleDelay(options.safetyPollMs));
+      else if (claimed.length < Math.min(free, batchSize)) await nap(pollMs);
     }
+  }
+
+  /** Until the next pending delivery (or lease) falls due, at most `safetyMs`. */
+  async function idleDelay(safetyMs: number): Promise<number> {
+    try {
+      const next = await deliveriesRepo.nextDue(db);
+      if (!next) return safetyMs;
+      return Math.max(pollMs, Math.min(safetyMs, next.getTime() - clock.now().getTime()));
+    } catch (error) {
+      logger.error({ err: error }, 'looking for the next webhook delivery failed');
+      return pollMs * 10;
+    }
+  }
+
+  /** A delivery was committed (here or by another instance): claim now instead of at the next poll. */
+  function wakeUp() {
+    if (stopped) return;
+    if (wake) wake();
+    else woken = true;
   }
 
   return {
     claim,
     runDue,
+    wakeUp,
     start() {
       if (!stopped) return;
       stopped = false;

@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySecret } from '../../src/services/auth/secret-hash.ts';
 import { makeClientCertificate } from '../../src/services/auth/x509.ts';
 import { startHarness, type Harness } from '../harness.ts';
 
@@ -50,7 +49,7 @@ describe('admin certificates', () => {
 });
 
 describe('admin credentials', () => {
-  it('creates a UUID v4 clientId and a secret shown once, stored only as a scrypt hash', async () => {
+  it('creates a UUID v4 clientId and a secret shown once, stored only as a keyed hash', async () => {
     const { id } = await h.createAccount();
     const res = await h.admin('POST', `/admin/accounts/${id}/credentials`, {});
     expect(res.statusCode).toBe(201);
@@ -61,9 +60,9 @@ describe('admin credentials', () => {
     expect(scopes).toEqual(['pix:read', 'pix:write', 'balance:read', 'webhook:read', 'webhook:write']);
     const row = await h.c.db.selectFrom('credentials').selectAll().where('client_id', '=', clientId).executeTakeFirstOrThrow();
     expect(row.secret_hash).not.toContain(clientSecret);
-    expect(row.secret_hash).toMatch(/^scrypt\$/);
-    expect(await verifySecret(clientSecret, row.secret_hash)).toBe(true);
-    expect(await verifySecret(`${clientSecret}x`, row.secret_hash)).toBe(false);
+    expect(row.secret_hash).toMatch(/^hmac-sha256\$/);
+    expect(await h.c.secrets.verifySecret(clientSecret, row.secret_hash)).toBe(true);
+    expect(await h.c.secrets.verifySecret(`${clientSecret}x`, row.secret_hash)).toBe(false);
   });
 
   it('accepts a chosen secret and scopes, and refuses a short secret or an unknown scope', async () => {

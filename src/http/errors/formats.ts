@@ -50,7 +50,9 @@ export function errorHandler(format: ErrorFormat, now: () => Date) {
       // Not a bug, but never silent: the cause (a lost connection, a lock or statement timeout) is logged.
       request.log.warn({ err: error, errorId: request.id, status: problem.status }, 'service unavailable');
     }
-    else request.log.info({ code: problem.catalogueCode, status: problem.status }, 'request refused');
+    // A refusal (4xx) is the caller's business, not an event of ours: at info, one line per refused
+    // request cost more than the refusal itself (issue 12). Counted by status in http_refusals_total.
+    else request.log.debug({ code: problem.catalogueCode, status: problem.status }, 'request refused');
     return sendProblem(reply, request, problem, format, now());
   };
 }

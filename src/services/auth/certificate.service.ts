@@ -9,7 +9,13 @@ import { makeClientCa, makeClientCertificate, parseCertificate, signCertificateR
 const DAY_MS = 86_400_000;
 
 /** The registry of client certificates linked to accounts (the identity half of mTLS + OAuth). */
-export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; accounts: AccountService }) {
+export function createCertificateService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  accounts: AccountService;
+  /** The bearer guard's memory of active access: a revocation answers once this instance forgot. */
+  accessChanges?: { nextChange(withinMs: number): Promise<void> };
+}) {
   async function register(accountId: number, pem: string, audit?: ChangeAudit) {
     await deps.accounts.get(accountId);
     const info = parseCertificate(pem);
@@ -91,6 +97,9 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
 
   async function revoke(fingerprint: string, audit?: ChangeAudit) {
     const normalized = fingerprint.replaceAll(':', '').toLowerCase();
+    // Armed before the commit, whose notification (migration 690) every instance receives at once:
+    // answering after this instance saw it means the others have been told too.
+    const forgotten = deps.accessChanges?.nextChange(1_000);
     await deps.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('certificates')
@@ -102,6 +111,7 @@ export function createCertificateService(deps: { db: Kysely<DB>; clock: Clock; a
       if (!row) throw new DomainError('NOT_FOUND', undefined, `No active certificate with fingerprint ${normalized}`);
       await audit?.(trx, { accountId: row.account_id, target: `certificate:${normalized}` });
     });
+    await forgotten;
   }
 
   return { register, make, revoke, list, signRequest };

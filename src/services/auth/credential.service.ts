@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
@@ -7,19 +6,31 @@ import type { DB } from '../../db/schema.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
-import { hashSecret } from './secret-hash.ts';
+import { generateClientSecret, type SecretHasher } from './secret-hash.ts';
 
-/** OAuth client credentials of an account. The secret is stored only as a scrypt hash. */
-export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; accounts: AccountService }) {
+/**
+ * OAuth client credentials of an account. The secret is stored only as a hash: keyed (HMAC) when we
+ * generated it, memory-hard (scrypt) when the caller chose it (see secret-hash.ts).
+ */
+export function createCredentialService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  accounts: AccountService;
+  secrets: SecretHasher;
+  /** The bearer guard's memory of active access: a revocation answers once this instance forgot. */
+  accessChanges?: { nextChange(withinMs: number): Promise<void> };
+}) {
   async function create(accountId: number, input: { clientSecret?: string; scopes?: string[] }, audit?: ChangeAudit) {
     await deps.accounts.get(accountId);
     const scopes = input.scopes ?? [...ALL_SCOPES];
     const unknown = scopes.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
     if (unknown.length > 0) throw new ValidationError([`scopes must contain only: ${ALL_SCOPES.join(', ')}`]);
     // 36 base64url characters: 216 bits, within the 8-64 characters a secret may have.
-    const clientSecret = input.clientSecret ?? randomBytes(27).toString('base64url');
+    const clientSecret = input.clientSecret ?? generateClientSecret();
+    const secretHash = input.clientSecret === undefined
+      ? deps.secrets.hashGeneratedSecret(clientSecret)
+      : await deps.secrets.hashChosenSecret(clientSecret);
     const clientId = newUuidV4();
-    const secretHash = await hashSecret(clientSecret);
     await deps.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('credentials')
@@ -43,6 +54,8 @@ export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; ac
 
   /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
   async function revoke(accountId: number, clientId: string, audit?: ChangeAudit) {
+    // As a certificate's revocation: answered once this instance was notified (migration 690).
+    const forgotten = deps.accessChanges?.nextChange(1_000);
     await deps.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('credentials')
@@ -55,6 +68,7 @@ export function createCredentialService(deps: { db: Kysely<DB>; clock: Clock; ac
     if (!row) throw new DomainError('NOT_FOUND', undefined, `No active credential ${clientId}`);
     await audit?.(trx, { accountId, target: `credential:${clientId}` });
     });
+    await forgotten;
   }
 
   return { create, list, revoke };

@@ -6,7 +6,7 @@ import { isUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
 import { tooManyFailures, type FailureLimits } from './failure-limits.ts';
 import { ALL_SCOPES } from './scopes.ts';
-import { DUMMY_HASH_PROMISE, isRecognizedHash, verifySecret } from './secret-hash.ts';
+import type { SecretHasher } from './secret-hash.ts';
 import type { TokenService } from './token.service.ts';
 import { parseCertificate, type CertificateInfo } from './x509.ts';
 
@@ -46,6 +46,7 @@ export function createTokenGrantService(deps: {
   tokens: TokenService;
   logger: Logger;
   failures: FailureLimits;
+  secrets: SecretHasher;
 }) {
   const { db, clock } = deps;
 
@@ -168,14 +169,14 @@ export function createTokenGrantService(deps: {
             .executeTakeFirst(),
         )
       : undefined;
-    if (credential && !isRecognizedHash(credential.secret_hash)) {
+    if (credential && !deps.secrets.isRecognizedHash(credential.secret_hash)) {
       deps.logger.error({ clientId: credentials.clientId }, 'stored client secret hash is in an unknown format');
       throw new DomainError('PUB_AUTH_UPSTREAM_ERROR', {
         hint: 'The credential store answered something this service does not recognise. Retry later; if it persists, contact support quoting the errorId.',
       });
     }
     // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
-    const matches = await verifySecret(credentials.clientSecret, credential?.secret_hash ?? (await DUMMY_HASH_PROMISE));
+    const matches = await deps.secrets.verifySecret(credentials.clientSecret, credential?.secret_hash ?? deps.secrets.dummyHash);
     if (!credential || !matches) {
       deps.logger.warn({ clientId: credentials.clientId.slice(0, 64), address: caller.address }, 'wrong client credentials');
       throw new DomainError('PUB_INVALID_CREDENTIALS', {

@@ -1,0 +1,109 @@
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { DbTimeouts } from './pg-pool.ts';
+
+/**
+ * Receives NOTIFY messages on the channels `<name>@<current schema>` (see migration 680). `notify`
+ * gets the plain name and the payload. `listening` reports whether notifications are being received
+ * right now: while false (the listening connection was lost), some may be missed, so whoever trusts
+ * them must look for itself; it turns true again once the connection is back and listening.
+ */
+export interface ListenHandlers {
+  notify(name: string, payload: string | undefined): void;
+  listening?(on: boolean): void;
+}
+export type Listen = (names: string[], handlers: ListenHandlers) => Promise<() => Promise<void>>;
+
+const qualified = (name: string, schema: string) => `${name}@${schema}`;
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/** PGlite: its own listener (notifications arrive after the notifying transaction commits). It runs
+ * `LISTEN <name>` as given: the name is quoted (it holds an '@'). */
+export function pgliteListen(pglite: PGlite): Listen {
+  return async (names, handlers) => {
+    const schema = (await pglite.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+    const stops = await Promise.all(names.map((name) => pglite.listen(quote(qualified(name, schema)), (payload) => handlers.notify(name, payload))));
+    handlers.listening?.(true);
+    return async () => {
+      handlers.listening?.(false);
+      for (const stop of stops) await stop().catch(() => {});
+    };
+  };
+}
+
+/**
+ * PostgreSQL: one dedicated connection per instance that only LISTENs (a pooled connection cannot:
+ * it is handed to others). It is bounded like the pool's (connect timeout, keepalive); when it is
+ * lost it reconnects with a growing delay (at most 10 s), reporting `listening(false)` meanwhile.
+ */
+export function postgresListen(config: { connection: pg.ClientConfig; timeouts: DbTimeouts; logger?: Logger | undefined }): Listen {
+  return async (names, handlers) => {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    let failures = 0;
+
+    async function connect(): Promise<void> {
+      const c = new pg.Client({
+        ...config.connection,
+        connectionTimeoutMillis: config.timeouts.connectMs,
+        query_timeout: config.timeouts.queryMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: config.timeouts.keepAliveInitialDelayMs,
+      });
+      c.on('error', () => {}); // reported by 'end' below
+      c.on('end', () => {
+        if (client === c) lost();
+      });
+      try {
+        await c.connect();
+        const schema = (await c.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+        const byChannel = new Map(names.map((name) => [qualified(name, schema), name]));
+        c.on('notification', (message) => {
+          const name = byChannel.get(message.channel);
+          if (name) handlers.notify(name, message.payload);
+        });
+        for (const channel of byChannel.keys()) await c.query(`LISTEN ${quote(channel)}`);
+      } catch (error) {
+        await c.end().catch(() => {}); // never leave a half-set-up connection open
+        throw error;
+      }
+      if (stopped) {
+        await c.end().catch(() => {});
+        return;
+      }
+      client = c;
+      failures = 0;
+      handlers.listening?.(true);
+    }
+
+    function lost() {
+      client = undefined;
+      handlers.listening?.(false);
+      if (stopped) return;
+      failures += 1;
+      const delay = Math.min(10_000, 250 * 2 ** failures);
+      if (failures === 1) config.logger?.warn('database: the notification listener lost its connection; reconnecting');
+      retry = setTimeout(() => {
+        connect().catch(() => lost());
+      }, delay);
+    }
+
+    try {
+      await connect();
+    } catch (error) {
+      // Start without it: the safety poll still finds everything, just later.
+      config.logger?.warn({ err: error }, 'database: the notification listener could not connect; relying on polling until it does');
+      lost();
+    }
+    return async () => {
+      stopped = true;
+      handlers.listening?.(false);
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    };
+  };
+}
