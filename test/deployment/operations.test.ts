@@ -43,14 +43,15 @@ describe('request ids and the access log', () => {
 
   it('keeps a sane incoming X-Request-Id: echoed, the errorId, in every log line of the request, with one access line', async () => {
     h.logLines.length = 0;
-    const res = await h.app.inject({ method: 'GET', url: '/api/balance', headers: { 'x-request-id': 'edge-7f3a.42' } });
-    expect(res.statusCode).toBe(401);
+    // A 404, not a 401: refusals (401/403/429) keep their access line at debug (issue 12, cheap refusals).
+    const res = await h.app.inject({ method: 'GET', url: '/api/no-such-route', headers: { 'x-request-id': 'edge-7f3a.42' } });
+    expect(res.statusCode).toBe(404);
     expect(res.headers['x-request-id']).toBe('edge-7f3a.42');
     expect(res.json().errorId).toBe('edge-7f3a.42');
     const lines = linesOf('edge-7f3a.42');
     const access = lines.filter((l) => l.msg === 'request');
     expect(access).toHaveLength(1);
-    expect(access[0]).toMatchObject({ method: 'GET', route: '/api/balance', status: 401, ip: '127.0.0.1' });
+    expect(access[0]).toMatchObject({ method: 'GET', route: 'unmatched', status: 404, ip: '127.0.0.1' });
     expect(typeof access[0].ms).toBe('number');
     expect(h.logLines.length).toBe(lines.length); // no line of this request without its id
   });
