@@ -4,5 +4,6 @@
 import { cpSync } from 'node:fs';
 
 const outDir = process.argv[2] ?? 'dist';
-const isAsset = (source) => source.endsWith('.sql') || source.endsWith('.csv');
+// The portal's static assets (CSS, the small enhancement script) are served from src/portal/assets.
+const isAsset = (source) => source.endsWith('.sql') || source.endsWith('.csv') || /[\/]portal[\/]assets[\/]/.test(source);
 cpSync('src', outDir, { recursive: true, filter: (source) => !/\.[a-z]+$/i.test(source) || isAsset(source) });
