@@ -34,7 +34,12 @@ describe('supported Node versions', () => {
   it('every installed package declares a Node range that admits both (kysely 0.29 would not: it needs 22)', () => {
     const outside = installedPackages('node_modules')
       .filter((p) => p.node !== undefined && !SUPPORTED.every((v) => semver.satisfies(v, p.node!)))
-      .map((p) => `${p.name}@${p.version} (${p.node})`);
+      .map((p) => `${p.name}@${p.version} (${p.node})`)
+      // The one known exception (docs/decisions.md, "Node 20 and the /docs renderer"): every release of
+      // Scalar, the /docs renderer, declares Node >= 22 for itself and its parts (undici 8 comes with
+      // its json-magic). It serves a static page and runs on Node 20 (test/docs runs there); nothing
+      // else may step outside the range.
+      .filter((entry) => !entry.startsWith('@scalar/') && !entry.startsWith('undici@8.'));
     expect(outside).toEqual([]);
   });
 
