@@ -28,7 +28,8 @@ describe('production webhook registration resolves the host', () => {
   let accountId: number;
   let token: string;
   beforeAll(async () => {
-    h = await startHarness({ env: { MODE: 'production', WEBHOOK_ROUTES_ENABLED: 'true' }, resolver });
+    // The test's token requests send X-SSL-Client-Cert as a front proxy on loopback would (issue 15).
+    h = await startHarness({ env: { MODE: 'production', WEBHOOK_ROUTES_ENABLED: 'true', TRUSTED_PROXIES: '127.0.0.1' }, resolver });
     accountId = (await h.createAccount()).id;
     token = await h.tokenFor(accountId);
   });
