@@ -1,3 +1,4 @@
+import { centsFromDecimalString, type Cents } from '../domain/money.ts';
 import type { Lang } from './i18n.ts';
 
 /** `R$ 1.234,56` in both languages (decisions 6), from integer cents; never through a float. */
@@ -21,13 +22,13 @@ export function dateTime(value: Date | null | undefined, lang: Lang): string {
 }
 
 /** A BRL amount typed in a form (`1.234,56`, `1234,56` or `1234.56`) as cents; undefined when it is not one. */
-export function centsFromForm(raw: string): number | undefined {
+export function centsFromForm(raw: string): Cents | undefined {
   const text = raw.trim().replace(/^R\$\s*/, '');
   let normalized: string;
   if (/^\d{1,3}(\.\d{3})+(,\d{1,2})?$/.test(text) || /^\d+(,\d{1,2})?$/.test(text)) normalized = text.replaceAll('.', '').replace(',', '.');
   else if (/^\d+(\.\d{1,2})?$/.test(text)) normalized = text;
   else return undefined;
   const [whole = '0', fraction = ''] = normalized.split('.');
-  const value = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-  return Number.isSafeInteger(value) ? value : undefined;
+  // The money module turns the digits into cents (exact, no floating point).
+  return centsFromDecimalString(`${whole}.${fraction.padEnd(2, '0')}`);
 }
