@@ -167,3 +167,34 @@ export async function checkLedger(db: Kysely<DB>, acknowledged: Acknowledged) {
      WHERE origin = 'dict' GROUP BY account_id, metadata->>'idempotencyKey' HAVING count(*) > 1`.execute(db);
   expect(doubled.rows).toEqual([]);
 }
+
+/**
+ * The crash loop both kill -9 suites run: start the service, load it, kill -9 it mid-load `rounds`
+ * times and restart it at once, then check every acknowledged write survived exactly once and stop
+ * it. `track` always holds the running service, so the suite's afterAll can kill a leftover.
+ */
+export async function crashUnderLoad(
+  options: { env: Record<string, string>; port: number; rounds: number },
+  track: (service: ReturnType<typeof startService> | undefined) => void,
+): Promise<Acknowledged> {
+  const base = `http://127.0.0.1:${options.port}`;
+  let current = startService(options.env, options.port);
+  track(current);
+  await waitHealthy(base, current.child, current.output);
+  const clients = await setUp(base, 4);
+  const acknowledged: Acknowledged = { cashOuts: [], transfers: [] };
+  for (let round = 0; round < options.rounds; round++) {
+    const running = load(base, clients, acknowledged);
+    await new Promise((r) => setTimeout(r, 1_500));
+    await kill9(current.child);
+    await running.stop();
+    // Restarted at once: on PGlite the folder lock's owner is dead and must not be waited for.
+    current = startService(options.env, options.port);
+    track(current);
+    await waitHealthy(base, current.child, current.output);
+  }
+  await checkAcknowledged(base, acknowledged);
+  await stop(current.child);
+  track(undefined);
+  return acknowledged;
+}

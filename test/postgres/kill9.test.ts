@@ -4,12 +4,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
-import { checkAcknowledged, checkLedger, kill9, load, setUp, startService, stop, waitHealthy, type Acknowledged } from '../crash/kill9-kit.ts';
+import { checkLedger, crashUnderLoad, kill9, type startService } from '../crash/kill9-kit.ts';
 import { pgUrl } from './pg-tools.ts';
 
 const PORT = 4171;
 const ROUNDS = 2;
-const base = `http://127.0.0.1:${PORT}`;
 const DB_NAME = `hardening_db_kill9_${process.pid}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'pix-kill9-pg-'));
 let admin: pg.Client;
@@ -34,22 +33,7 @@ afterAll(async () => {
 
 describe('kill -9 under mixed load (PostgreSQL)', () => {
   it('two crashes under load, two restarts: ledger exact, nothing acknowledged lost or doubled', async () => {
-    const env = { DATABASE_URL: url, DATA_DIR: dir };
-    current = startService(env, PORT);
-    await waitHealthy(base, current.child, current.output);
-    const clients = await setUp(base, 4);
-    const acknowledged: Acknowledged = { cashOuts: [], transfers: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      const running = load(base, clients, acknowledged);
-      await new Promise((r) => setTimeout(r, 1_500));
-      await kill9(current.child);
-      await running.stop();
-      current = startService(env, PORT);
-      await waitHealthy(base, current.child, current.output);
-    }
-    await checkAcknowledged(base, acknowledged);
-    await stop(current.child);
-    current = undefined;
+    const acknowledged = await crashUnderLoad({ env: { DATABASE_URL: url, DATA_DIR: dir }, port: PORT, rounds: ROUNDS }, (service) => (current = service));
     const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
     try {
       await checkLedger(db.db, acknowledged);
