@@ -62,22 +62,30 @@ describe('money core (property)', () => {
         const firstPix = await h.c.db.selectFrom('transactions').select(['id', 'end_to_end_id']).where('account_id', '=', account.id).executeTakeFirstOrThrow();
         received.push({ id: firstPix.id, endToEndId: firstPix.end_to_end_id! });
         const meds: number[] = [];
+        // The account's cash-in fee as last set (fixed only: the steps set percent 0).
+        let cashInFeeCents = Math.round(((await h.admin('GET', `/admin/accounts/${account.id}`)).json().fees.cashIn.fixed as number) * 100);
         for (const s of steps) {
           if (s.op === 'deposit') {
             const res = await h.admin('POST', '/sandbox/deposits', { accountId: account.id, amount: s.amount });
             // A deposit the cash-in fee would eat whole is refused (400); anything else must work.
-            expect([201, 400]).toContain(res.statusCode);
+            expect(res.statusCode).toBe(cashInFeeCents >= Math.round(s.amount * 100) ? 400 : 201);
             if (res.statusCode === 201) received.push(res.json());
           } else if (s.op === 'chargePaid') {
             const created = await h.api('POST', '/api/pix/cash-in', token, {
               transaction: { value: s.amount, description: 'Pedido', externalId: `p-${Date.now()}-${Math.random()}` },
               payer: { fullName: 'João Pagador', document: cpf(1234) },
             });
-            expect(created.statusCode).toBe(201);
-            const paid = await h.api('POST', `/sandbox/charges/${created.json().transactionId}/pay`, token, {});
-            expect(paid.statusCode).toBe(200);
-            const row = await h.c.db.selectFrom('transactions').select(['id', 'end_to_end_id']).where('transaction_id', '=', created.json().transactionId).executeTakeFirstOrThrow();
-            received.push({ id: row.id, endToEndId: row.end_to_end_id! });
+            // A charge the cash-in fee would eat whole is refused, exactly then and with its code.
+            if (cashInFeeCents >= Math.round(s.amount * 100)) {
+              expect(created.statusCode).toBe(400);
+              expect(created.json().code).toBe('PIX_INVALID_AMOUNT');
+            } else {
+              expect(created.statusCode).toBe(201);
+              const paid = await h.api('POST', `/sandbox/charges/${created.json().transactionId}/pay`, token, {});
+              expect(paid.statusCode).toBe(200);
+              const row = await h.c.db.selectFrom('transactions').select(['id', 'end_to_end_id']).where('transaction_id', '=', created.json().transactionId).executeTakeFirstOrThrow();
+              received.push({ id: row.id, endToEndId: row.end_to_end_id! });
+            }
           } else if (s.op === 'payout') {
             const res = await h.api('POST', '/api/pix/cash-out', token, cashOutBody({ value: s.amount }));
             // Insufficient balance or a limit: a clear 4xx, nothing moved (the check below proves it).
@@ -98,6 +106,7 @@ describe('money core (property)', () => {
           } else if (s.op === 'fees') {
             const res = await h.admin('PATCH', `/admin/accounts/${account.id}/fees`, { cashIn: { fixed: s.cashIn, percent: 0 }, cashOut: { fixed: 0, percent: s.cashOutPercent } });
             expect(res.statusCode).toBe(200);
+            cashInFeeCents = Math.round(s.cashIn * 100);
           } else {
             await h.advance(s.seconds);
           }
