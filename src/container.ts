@@ -57,6 +57,8 @@ export interface ContainerOptions {
   logger?: Logger;
   /** Resolves webhook host names at registration (production); tests pass one that needs no DNS. */
   resolver?: HostResolver;
+  /** Wraps the network adapter the services talk to (fault-injection tests: a network that fails on cue). */
+  wrapNetwork?: (network: PixNetwork) => PixNetwork;
 }
 
 /**
@@ -89,15 +91,23 @@ export async function createContainer(config: Config, options: ContainerOptions 
 
   const metrics = createMetrics();
   const ledger = createLedger({ clock });
-  // The PIX network: the sandbox simulator, or production's unconfigured network (no provider in
-  // this codebase: off-us payments answer PROVIDER_UNAVAILABLE).
-  const network: PixNetwork =
-    config.mode === 'sandbox'
-      ? createSandboxNetwork({ db, clock, settlementDelayMs: config.sandboxSettlementDelayMs, institutionIspb: config.institutionIspb })
-      : unconfiguredNetwork;
-  const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
+  // The PIX network: the sandbox simulator, or production's unconfigured network (no provider in
+  // this codebase: off-us payments are refused). The sandbox routes drive the simulator itself.
+  const sandboxNetwork =
+    config.mode === 'sandbox'
+      ? createSandboxNetwork({
+          db, clock, scheduler,
+          settlementDelayMs: config.sandboxSettlementDelayMs,
+          institutionIspb: config.institutionIspb,
+          publicHost: config.publicHost,
+          minChargeExpirationSeconds: config.sandboxMinExpirationS,
+        })
+      : undefined;
+  const builtNetwork: PixNetwork = sandboxNetwork ?? unconfiguredNetwork;
+  const network = options.wrapNetwork ? options.wrapNetwork(builtNetwork) : builtNetwork;
+  const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const accounts = createAccountService({ db, clock });
   const certificates = createCertificateService({
     db, clock, accounts,
@@ -120,7 +130,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const accountTokens = createBearerAuthenticator({ db, tokens, clock });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
   const deposits = createDepositService({ db, clock, ledger, outbox });
-  const charges = createChargeService({ db, clock, config, scheduler });
+  const charges = createChargeService({ db, clock, scheduler, network, scenarios });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
   // The one settlement path of every outgoing debit (registerHook/start/finishNow), the one
   // idempotency mechanism, and the receiving side of on-us payments: built once, here, and handed
@@ -146,9 +156,18 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
   registerRefundHooks(settlement, outbox);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
-  // Infraction notices from the network (the simulator here, a provider adapter in production) open
-  // and move MEDs through the same service as the sandbox routes.
-  network.subscribeInfractions(meds.sink);
+  // What the network says on its own initiative (payment outcomes, money received, MED notices)
+  // reaches the same services as everything else. The simulator disputes only PIX an account received.
+  if (sandboxNetwork) {
+    sandboxNetwork.subscribe({
+      onPaymentOutcome: (reference, outcome) => settlement.onPaymentOutcome(reference, outcome),
+      onChargePaid: (notice) => chargePayments.onChargePaid(notice),
+      onChargeRejected: (reference, errorCode, errorMessage) => chargePayments.onChargeRejected(reference, errorCode, errorMessage),
+      onPixReceived: (notice) => deposits.deposit(notice.accountId, notice.amount, notice.payer, notice.endToEndId),
+      onPayoutReturned: (notice) => payouts.refunds.refund(notice.accountId, notice.payout, notice.amount),
+      ...meds.sink({ requireReconciled: true }),
+    });
+  }
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
@@ -188,8 +207,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     ledger,
     /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */
     checkLedger: () => checkLedger(db),
-    /** The PIX network adapter (the sandbox simulator in sandbox mode). */
+    /** The PIX network adapter the services talk to (the sandbox simulator in sandbox mode). */
     network,
+    /** The simulator itself (sandbox mode only): what the sandbox routes drive. */
+    sandboxNetwork,
     outbox,
     scheduler,
     accounts,
@@ -210,7 +231,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
     idempotency,
     refunds,
-    /** MED: also the `InfractionSink` a provider adapter feeds (`meds.sink`). */
+    /** MED: also the `InfractionSink` a network adapter feeds (`meds.sink(options)`). */
     meds,
     rateLimiter,
     webhooks,

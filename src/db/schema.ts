@@ -6,6 +6,7 @@ import type { PayoutTables } from './schema/payouts.ts';
 import type { PortalTables } from './schema/portal.ts';
 import type { RefundTables } from './schema/refunds.ts';
 import type { WebhookTables } from './schema/webhooks.ts';
+import type { SandboxNetworkTables } from './schema/sandbox-network.ts';
 
 /** A timestamp column: written as a Date (always from the Clock), read as a Date. */
 export type Timestamp = ColumnType<Date, Date, Date>;
@@ -133,6 +134,9 @@ export interface JobsTable {
   max_attempts: Generated<number>;
   status: Generated<'pending' | 'failed'>;
   last_error: string | null;
+  /** A step job's claim (migration 700): real time on the database server, and whose claim it is. */
+  lease_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  lease_token: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -170,7 +174,7 @@ export interface CoreTables {
   events: EventsTable;
 }
 
-export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables, PortalTables {}
+export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables, PortalTables, SandboxNetworkTables {}
 
 export type Account = Selectable<AccountsTable>;
 export type Transaction = Selectable<TransactionsTable>;

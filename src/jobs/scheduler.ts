@@ -4,6 +4,7 @@ import type { Clock } from '../domain/clock.ts';
 import { isRetryableConflict } from '../db/db-faults.ts';
 import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
+import { createStepRunner, type StepHandler } from './steps.ts';
 
 export interface Job<P = Record<string, unknown>> {
   id: number;
@@ -57,6 +58,8 @@ export function createScheduler(deps: {
 }) {
   const handlers = new Map<string, { handler: JobHandler; options: JobKindOptions }>();
   const batchSize = deps.batchSize ?? 50;
+  /** Jobs that talk to the outside: claimed under a lease, run outside any transaction (steps.ts). */
+  const steps = createStepRunner(deps);
   const pollMs = deps.pollMs ?? 200;
   const concurrency = Math.max(1, deps.concurrency ?? 1);
   let timer: NodeJS.Timeout | undefined;
@@ -64,9 +67,17 @@ export function createScheduler(deps: {
   let stopped = true;
 
   function register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions<P> = {}) {
-    if (handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);
+    if (handlers.has(kind) || steps.kinds().includes(kind)) throw new Error(`job kind ${kind} registered twice`);
     handlers.set(kind, { handler, options });
   }
+
+  /** A kind whose jobs call the outside world: see StepHandler (never inside a transaction). */
+  function registerStep<P, A>(kind: string, handler: StepHandler<P, A>) {
+    if (handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);
+    steps.register(kind, handler);
+  }
+
+  const maxAttemptsOf = (kind: string) => handlers.get(kind)?.options.maxAttempts ?? steps.maxAttemptsOf(kind) ?? 10;
 
   async function schedule(
     trx: Kysely<DB> | Trx<DB>,
@@ -81,7 +92,7 @@ export function createScheduler(deps: {
         kind,
         run_at: runAt,
         payload: JSON.stringify(payload),
-        max_attempts: handlers.get(kind)?.options.maxAttempts ?? 10,
+        max_attempts: maxAttemptsOf(kind),
         created_at: now,
         updated_at: now,
       })
@@ -97,7 +108,7 @@ export function createScheduler(deps: {
   function scheduleManyStatement(kind: string, jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>) {
     if (jobs.length === 0) throw new Error('scheduleManyStatement needs at least one job');
     const now = deps.clock.now();
-    const maxAttempts = handlers.get(kind)?.options.maxAttempts ?? 10;
+    const maxAttempts = maxAttemptsOf(kind);
     const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(j.payload)}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz)`);
     return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at) VALUES ${sql.join(rows)}`;
   }
@@ -179,9 +190,10 @@ export function createScheduler(deps: {
   async function runBatch(): Promise<number> {
     const now = deps.clock.now();
     return deps.db.transaction().execute(async (trx) => {
+      const stepKinds = steps.kinds();
       const jobs = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>`
         SELECT id, kind, payload, attempts, max_attempts FROM jobs
-         WHERE status = 'pending' AND run_at <= ${now}
+         WHERE status = 'pending' AND run_at <= ${now}${stepKinds.length > 0 ? sql` AND kind NOT IN (${sql.join(stepKinds)})` : sql``}
          ORDER BY run_at, id
          LIMIT ${batchSize}
          FOR UPDATE SKIP LOCKED`.execute(trx);
@@ -208,7 +220,7 @@ export function createScheduler(deps: {
     const loop = async () => {
       let total = 0;
       for (let i = 0; i < 1000; i++) {
-        const n = await runBatch();
+        const n = (await runBatch()) + (await steps.runBatch());
         total += n;
         if (n === 0) break;
       }
@@ -225,7 +237,10 @@ export function createScheduler(deps: {
 
   /** When the earliest pending job is due (service clock), if any. */
   async function nextDue(): Promise<Date | undefined> {
-    const row = (await sql<{ next: Date | null }>`SELECT min(run_at) AS next FROM jobs WHERE status = 'pending'`.execute(deps.db)).rows[0];
+    // A step job another worker holds under its lease is not due for us until the lease lapses.
+    const row = (
+      await sql<{ next: Date | null }>`SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
+    ).rows[0];
     return row?.next ?? undefined;
   }
 
@@ -293,6 +308,7 @@ export function createScheduler(deps: {
 
   return {
     register,
+    registerStep,
     schedule,
     scheduleMany,
     scheduleManyStatement,

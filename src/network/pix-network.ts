@@ -4,9 +4,11 @@ import type { NetworkClearingAccount } from '../ledger/chart.ts';
 import type { InfractionSink } from './infractions.ts';
 
 /**
- * The PIX network as the services see it: the key directory, outgoing payments and their outcomes.
- * The sandbox simulator is one adapter; a real provider would be another. Services never know
- * which one they talk to.
+ * The PIX network as the services see it: every conversation with the outside goes through here
+ * (the key directory, payments out, charges and the money that pays them, refunds both ways, MED
+ * notices, and status queries for reconciliation). The sandbox simulator is one adapter; a provider
+ * adapter is another. Services never know which one they talk to, and never call it inside a
+ * database transaction: payments are submitted and queried from step jobs (src/jobs/steps.ts).
  */
 
 /** Who a key belongs to, as the directory answers it. */
@@ -20,44 +22,140 @@ export interface KeyHolder {
 
 export type KeyLookup = { found: true; holder: KeyHolder } | { found: false };
 
-/** An outgoing payment, as handed to the network (after the money is held). */
-export interface OutgoingPayment {
-  /** Our numeric transaction id: the network's reference for the payment. */
-  transactionId: number;
+/** Where a payment goes. */
+export type Payee =
+  /** A key; `document` is what the payer says the holder has (checked by the receiving bank). */
+  | { by: 'key'; key: DictKey; document: string | null; holderDocument: string | null; ispb: string | null }
+  /** A BR Code: the whole code (a dynamic one names its location), what it says, and who the payer says it is. */
+  | {
+      by: 'qr_code';
+      qrCode: string;
+      location: string | null;
+      key: DictKey | null;
+      ispb: string | null;
+      document: string | null;
+      name: string | null;
+      /** The holder's document as the directory answered it (a static code's key). */
+      holderDocument: string | null;
+    }
+  /** A bank account (manual transfer). */
+  | { by: 'account'; ispb: string; branch: string; account: string; document: string; name: string }
+  /** Back to whoever paid a PIX we received (a refund of it). */
+  | { by: 'refund'; originalEndToEndId: string; reason: string | null };
+
+/** A payment handed to the network: our reference is its idempotency key. */
+export interface PaymentOrder {
+  /** Our transaction's public id (UUID): the network deduplicates by it, so a retried submission never pays twice. */
+  reference: string;
+  kind: 'payout' | 'refund';
   amount: Cents;
-  /** The destination key in DICT form, when paid by key. */
-  key: DictKey | null;
-  /** The document the payer says the holder has (checked by the receiving bank). */
-  creditorDocument: string | null;
-  /** The holder's document as the directory answered it when the payment was ordered. */
-  holderDocument: string | null;
-  /** The receiving institution, when known (counterpart of a BR Code or a looked-up key). */
-  creditorIspb: string | null;
+  description: string | null;
+  payee: Payee;
+  /** When our customer ordered it. */
+  orderedAt: Date;
+  /** Not done by then: the network rejects it with PAYMENT_EXPIRED (`POST /dict/pix` `expiration`). */
+  expiresAt: Date | null;
   /** The sandbox scenario stored with the transaction (null outside the sandbox). */
   scenario: string | null;
-  submittedAt: Date;
 }
 
-/** What happened to a submitted payment. An unknown provider status is `pending`, never success. */
-export type PaymentOutcome =
+/** The network's answer to a submission. */
+export type SubmitAnswer =
+  /** Taken: the outcome comes by notice, or by asking again at `checkAt`. */
+  | { status: 'accepted'; checkAt: Date }
+  /** Refused for good: nothing was or will be paid. */
+  | { status: 'rejected'; errorCode: string; errorMessage: string }
+  /** No answer we can trust (timeout, 5xx, connection lost): it may have been taken; ask its status. */
+  | { status: 'unknown'; reason: string; retryAt: Date };
+
+/** Where a payment stands at the network. An unknown provider status is `pending`, never success. */
+export type PaymentStatus =
   | { status: 'settled'; endToEndId: string }
   | { status: 'rejected'; errorCode: string; errorMessage: string }
-  | { status: 'pending'; checkAgainAt: Date };
+  | { status: 'pending'; checkAt: Date }
+  /** The network never received it: submitting it again is safe. */
+  | { status: 'not_found' }
+  | { status: 'unknown'; reason: string; retryAt: Date };
+
+/** A charge (a dynamic QR code) registered with the network so that payers can pay it. */
+export interface ChargeOrder {
+  /** Our charge transaction's public id (UUID): the network's idempotency key and the notices' reference. */
+  reference: string;
+  kind: 'cash_in' | 'cob';
+  txid: string;
+  amount: Cents;
+  /** The payer may pay another amount (cob `modalidadeAlteracao` 1). */
+  amountChangeable: boolean;
+  expiresAt: Date;
+  expirationSeconds: number;
+  description: string | null;
+  receiver: { accountId: number; key: string; name: string; document: string };
+  payer: { name: string; document: string } | null;
+  /** Where our own copy of the charge is served (`/qr/v2/{locationId}`). */
+  locationId: string;
+  scenario: string | null;
+}
+
+export interface RegisteredCharge {
+  /** The copy-and-paste EMV code payers use. */
+  pixCode: string;
+}
+
+/** Money that arrived: a charge paid, a PIX to a key, a payout returned. */
+export interface Payer {
+  name: string;
+  document: string;
+  ispb: string;
+}
+
+export interface ChargePaidNotice {
+  /** The charge: our reference (provider), or the account and the id a sandbox caller named. */
+  charge: { reference: string } | { accountId: number; id: string };
+  /** The amount paid; the charge's when absent. */
+  amount?: Cents;
+  payer: Payer;
+  endToEndId?: string;
+}
+
+export interface PixReceivedNotice {
+  /** Whose key it was sent to, when the network can tell (the sandbox names the account). */
+  accountId: number;
+  amount: Cents;
+  payer: Payer;
+  endToEndId?: string;
+}
+
+export interface PayoutReturnedNotice {
+  accountId: number;
+  /** The payout, by any identifier the account knows it by. */
+  payout: string;
+  amount: Cents;
+}
+
+/** What arrives from the network on its own initiative; each handler is idempotent per notice. */
+export interface NetworkSink extends InfractionSink {
+  onPaymentOutcome(reference: string, outcome: Extract<PaymentStatus, { status: 'settled' | 'rejected' }>): Promise<unknown>;
+  onChargePaid(notice: ChargePaidNotice): Promise<unknown>;
+  onPixReceived(notice: PixReceivedNotice): Promise<unknown>;
+  onPayoutReturned(notice: PayoutReturnedNotice): Promise<unknown>;
+}
 
 export interface PixNetwork {
   /** This network's settlement clearing account in the ledger's chart (money out and in through it). */
   readonly ledgerAccount: NetworkClearingAccount;
+  /** The network's own rules for charges (`PIX_PROVIDER_EXPIRATION_BELOW_MINIMUM`). */
+  readonly chargeRules: { provider: string; minExpirationSeconds: number };
   /**
    * Who holds a key. `hint` is what the payer claims (a simulator may echo it for holders it
    * invents); a real directory ignores it.
    */
   lookupKey(key: DictKey, hint?: { name?: string | null; document?: string | null }): Promise<KeyLookup>;
-  /** Hands the payment over; answers when its outcome will be known (when to ask `outcome`). */
-  submit(payment: OutgoingPayment): Promise<{ outcomeAt: Date }>;
-  outcome(payment: OutgoingPayment): Promise<PaymentOutcome>;
-  /**
-   * Where infraction notices (MEDs other banks open against PIX we received) go: the adapter calls
-   * the sink whenever the network reports one or moves one along.
-   */
-  subscribeInfractions(sink: InfractionSink): void;
+  /** Hands payments over, one answer each. Safe to repeat: the network deduplicates by reference. */
+  submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]>;
+  /** Where each payment stands (reconciliation). */
+  paymentStatuses(orders: PaymentOrder[]): Promise<PaymentStatus[]>;
+  /** Registers a charge; throws PROVIDER_UNAVAILABLE (nothing stored) when the network cannot be reached. */
+  registerCharge(order: ChargeOrder): Promise<RegisteredCharge>;
+  /** Where notices (payment outcomes, money received, MED) go; the container subscribes the services. */
+  subscribe(sink: NetworkSink): void;
 }

@@ -27,7 +27,7 @@ describe('charges on PostgreSQL', () => {
       // Eight payers and the simulated payer's job all at once.
       const answers = await Promise.all([
         ...Array.from({ length: 8 }, () => h.api('POST', `/sandbox/charges/${id}/pay`, token, {})),
-        h.c.chargePayments.sandboxPay(account.id, id, {}).then(
+        h.c.sandboxNetwork!.payCharge(account.id, id, {}).then(
           () => ({ statusCode: 200 }),
           (e: { status?: number }) => ({ statusCode: e.status ?? 500 }),
         ),

@@ -39,7 +39,7 @@ function request(accountId: number, cents: number, externalId = `batch-${Date.no
     pixKey: 'destino@example.com',
     counterpart: { name: 'Fulano', document: cpf(77), bank: { bankISPB: '00000000', bankName: 'Banco', bankCode: '001', accountBranch: '0001', accountNumber: '1-0' } },
     scenario: null,
-    destination: { kind: 'network', target: { key: { type: 'EMAIL', normalized: 'destino@example.com' } as never, creditorDocument: cpf(77) } },
+    destination: { kind: 'network', target: { payee: { by: 'key', key: { type: 'EMAIL', normalized: 'destino@example.com' }, document: cpf(77), holderDocument: null, ispb: null } } },
     codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID', insufficient: 'PIX_INSUFFICIENT_BALANCE' },
   };
 }
@@ -88,8 +88,8 @@ describe('payout group commit (PostgreSQL)', () => {
     const rows = await stored(a.id);
     expect(rows).toHaveLength(4);
     expect(rows.every((r) => r.status === 'PENDING')).toBe(true);
-    // Every created payout has its settlement job, in the same commit.
-    const jobs = await h.c.db.selectFrom('jobs').select('payload').where('kind', '=', 'settlement').execute();
+    // Every created payout has its submit step, in the same commit.
+    const jobs = await h.c.db.selectFrom('jobs').select('payload').where('kind', '=', 'payment.submit').execute();
     const scheduled = new Set(jobs.map((j) => (j.payload as { id: number }).id));
     for (const r of rows) expect(scheduled.has(r.id)).toBe(true);
     const usage = await h.c.db.selectFrom('payout_limit_usage').select(['window_key', 'total']).where('account_id', '=', a.id).execute();

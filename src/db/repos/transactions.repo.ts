@@ -23,13 +23,14 @@ export const transactionsRepo = {
       .returningAll()
       .executeTakeFirst();
     if (inserted) return { created: true, row: inserted };
-    const existing = await db
-      .selectFrom('transactions')
-      .selectAll()
-      .where('account_id', '=', row.account_id)
-      .where('external_id', '=', row.external_id!)
-      .executeTakeFirstOrThrow();
+    const existing = await transactionsRepo.byExternalId(db, row.account_id, row.external_id!);
+    if (!existing) throw new Error(`transaction with externalId ${row.external_id} neither inserted nor found`);
     return { created: false, row: existing };
+  },
+
+  /** The account's transaction with this externalId, if it used it. */
+  async byExternalId(db: Db, accountId: number, externalId: string): Promise<TransactionRow | undefined> {
+    return db.selectFrom('transactions').selectAll().where('account_id', '=', accountId).where('external_id', '=', externalId).executeTakeFirst();
   },
 
   async byId(db: Db, id: number): Promise<TransactionRow | undefined> {

@@ -1,77 +1,248 @@
-import type { InfractionNotice, InfractionNoticeUpdate, InfractionSink } from '../infractions.ts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
+import { chargeBrCode } from '../../domain/brcode/charge-code.ts';
 import type { Clock } from '../../domain/clock.ts';
+import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
-import type { OutgoingPayment, PaymentOutcome, PixNetwork } from '../pix-network.ts';
+import type { Cents } from '../../domain/money.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { InfractionNotice, InfractionNoticeUpdate } from '../infractions.ts';
+import type {
+  ChargePaidNotice,
+  NetworkSink,
+  Payer,
+  PaymentOrder,
+  PaymentStatus,
+  PixNetwork,
+  PixReceivedNotice,
+  PayoutReturnedNotice,
+  SubmitAnswer,
+} from '../pix-network.ts';
+import { bankByIspb } from './banks.ts';
 import { isNotFoundKey, lookupSandboxKey } from './key-directory.ts';
-import { parseScenario, REJECTIONS } from './scenarios.ts';
+import { parseScenario, REJECTIONS, type ScenarioOperation } from './scenarios.ts';
 
-/**
- * The simulated network: outcomes come from the payment's scenario (decisions 4.9) after the
- * settlement delay, and from the key directory (4.10). It keeps no state of its own: the
- * transaction row carries the scenario and the submission time, and the payment the holder's
- * document the directory answered, so any instance answers alike and `outcome` needs no database
- * (it runs inside the settlement job's transaction).
- */
-/** The simulator: the port, plus the calls by which the simulated network reports infractions. */
+/** The payer of simulated incoming PIX when the caller names none. */
+export const DEFAULT_PAYER: Payer = { name: 'Pagador Sandbox', document: '52998224725', ispb: '00000000' };
+
+/** The sandbox's sink: the same notices, answering what the sandbox routes show their caller. */
+export interface SandboxSink extends NetworkSink {
+  onChargePaid(notice: ChargePaidNotice): Promise<TransactionRow>;
+  onPixReceived(notice: PixReceivedNotice): Promise<TransactionRow>;
+  onPayoutReturned(notice: PayoutReturnedNotice): Promise<TransactionRow>;
+  /** The simulated payer of a charge was refused by the network: the charge ends unpaid. */
+  onChargeRejected(reference: string, errorCode: string, errorMessage: string): Promise<unknown>;
+}
+
+/** The simulator: the port, plus the calls by which the sandbox routes drive the rest of the network. */
 export interface SandboxNetwork extends PixNetwork {
+  subscribe(sink: SandboxSink): void;
+  /** A payer at another bank pays a charge now (`POST /sandbox/charges/{id}/pay`). */
+  payCharge(accountId: number, id: string, input: { amount?: Cents; payer?: Payer }): Promise<TransactionRow>;
+  /** A PIX to the account's key with no charge (`POST /sandbox/deposits`). */
+  sendPix(accountId: number, amount: Cents, payer?: Payer): Promise<TransactionRow>;
+  /** The receiving bank returns part or all of a payout (`POST /sandbox/payouts/{id}/refund`). */
+  returnPayout(accountId: number, payout: string, amount: Cents): Promise<TransactionRow>;
+  /** Another bank opens a MED (`POST /sandbox/med`), or moves one along (`/sandbox/med/{id}/transition`). */
   reportInfraction(notice: InfractionNotice): Promise<unknown>;
   updateInfraction(update: InfractionNoticeUpdate): Promise<unknown>;
 }
 
+/** The simulated payer of a charge, due after the settlement delay (a step job of the simulator). */
+const CHARGE_OUTCOME = 'sandbox.charge_outcome';
+type ChargeOutcomeJob = { reference: string; endToEndId: string; errorCode?: string; errorMessage?: string };
+
+const EXPIRED = { errorCode: 'PAYMENT_EXPIRED', errorMessage: 'O pagamento expirou antes de ser processado.' };
+
+/**
+ * The simulated network. Outcomes come from each payment's scenario (decisions 4.9) after the
+ * settlement delay counted from when it was ordered, and from the key directory (4.10). It keeps
+ * its own books (migration 700): each payment once per reference (a repeated submission pays
+ * nothing more; its status is asked by reference) and the charges registered with it, whose
+ * simulated payer pays (or is refused) through the sink, as a provider's notice would arrive.
+ */
 export function createSandboxNetwork(deps: {
   db: Kysely<DB>;
   clock: Clock;
+  scheduler: Scheduler;
   settlementDelayMs: number;
   institutionIspb: string;
+  publicHost: string;
+  minChargeExpirationSeconds: number;
 }): SandboxNetwork {
-  let infractions: InfractionSink | undefined;
+  let sink: SandboxSink | undefined;
+  const subscribed = (): SandboxSink => {
+    if (!sink) throw new Error('no sink subscribed to the sandbox network');
+    return sink;
+  };
 
-  function dueAt(payment: OutgoingPayment): Date {
-    const scenario = parseScenario(payment.scenario ?? undefined, 'cash_out');
-    const extra = scenario.outcome === 'settle' ? scenario.extraDelaySeconds * 1000 : 0;
-    return new Date(payment.submittedAt.getTime() + deps.settlementDelayMs + extra);
+  const operationOf = (kind: string): ScenarioOperation => (kind === 'refund' ? 'refund_in' : 'cash_out');
+
+  function dueAt(orderedAt: Date, scenario: string | null, operation: ScenarioOperation): Date {
+    const parsed = parseScenario(scenario ?? undefined, operation);
+    const extra = parsed.outcome === 'settle' ? parsed.extraDelaySeconds * 1000 : 0;
+    return new Date(orderedAt.getTime() + deps.settlementDelayMs + extra);
   }
+
+  type Stored = { kind: string; payee: Record<string, unknown>; scenario: string | null; ordered_at: Date; expires_at: Date | null; end_to_end_id: string };
+
+  /** When the network answers; a payment still queued at its expiry is rejected then. */
+  function answerAt(row: Stored): Date {
+    const due = dueAt(row.ordered_at, row.scenario, operationOf(row.kind));
+    return row.expires_at && row.expires_at < due ? row.expires_at : due;
+  }
+
+  function statusOf(row: Stored): PaymentStatus {
+    const due = dueAt(row.ordered_at, row.scenario, operationOf(row.kind));
+    const now = deps.clock.now();
+    if (row.expires_at && row.expires_at < due) {
+      return now >= row.expires_at ? { status: 'rejected', ...EXPIRED } : { status: 'pending', checkAt: row.expires_at };
+    }
+    if (now < due) return { status: 'pending', checkAt: due };
+    const scenario = parseScenario(row.scenario ?? undefined, operationOf(row.kind));
+    if (scenario.outcome === 'reject') return { status: 'rejected', errorCode: scenario.errorCode, errorMessage: scenario.errorMessage };
+    const payee = row.payee as { key?: { type: string; normalized: string } | null; document?: string | null; holderDocument?: string | null };
+    if (payee.key) {
+      if (isNotFoundKey(payee.key as never)) return { status: 'rejected', ...REJECTIONS['error:invalid-pix-key']! };
+      if (payee.holderDocument && payee.document && payee.holderDocument !== payee.document) {
+        return { status: 'rejected', ...REJECTIONS['error:document-mismatch']! };
+      }
+    }
+    return { status: 'settled', endToEndId: row.end_to_end_id };
+  }
+
+  async function storedPayments(references: string[]): Promise<Map<string, Stored>> {
+    if (references.length === 0) return new Map();
+    const rows = await deps.db.selectFrom('sandbox_network_payments').selectAll().where('reference', 'in', references).execute();
+    return new Map(rows.map((r) => [r.reference, r as Stored]));
+  }
+
+  function checkPayer(payer: Payer): void {
+    const problems: string[] = [];
+    if (!isValidCpf(payer.document) && !isValidCnpj(payer.document)) problems.push('payer.document must be a valid CPF or CNPJ');
+    if (!bankByIspb(payer.ispb)) problems.push('payer.ispb must be the ISPB of a known PIX participant');
+    if (problems.length > 0) throw new ValidationError(problems);
+  }
+
+  // The simulated payer: delivers its notice; a charge our side never stored (its creation failed
+  // after registering) is let go after a few tries.
+  deps.scheduler.registerStep<ChargeOutcomeJob, 'delivered'>(CHARGE_OUTCOME, {
+    maxAttempts: 5,
+    async call(jobs) {
+      for (const job of jobs) {
+        const p = job.payload;
+        try {
+          if (p.errorCode) await subscribed().onChargeRejected(p.reference, p.errorCode, p.errorMessage ?? p.errorCode);
+          else await subscribed().onChargePaid({ charge: { reference: p.reference }, payer: DEFAULT_PAYER, endToEndId: p.endToEndId });
+        } catch (error) {
+          // Paid by someone else, cancelled or expired meanwhile: the simulated payer simply does not pay.
+          if (error instanceof DomainError && error.code === 'CHARGE_NOT_PAYABLE') continue;
+          if (error instanceof DomainError && error.code === 'NOT_FOUND' && job.attempt >= 3) continue;
+          throw error;
+        }
+      }
+      return jobs.map(() => 'delivered' as const);
+    },
+    async record() {},
+  });
 
   return {
     ledgerAccount: 'network:sandbox',
+    chargeRules: { provider: 'sandbox', minExpirationSeconds: deps.minChargeExpirationSeconds },
     lookupKey: (key, hint) => lookupSandboxKey(deps.db, key, hint),
 
-    subscribeInfractions(sink) {
-      infractions = sink;
+    subscribe(s) {
+      sink = s;
     },
 
-    /** The simulated network reports an infraction: it reaches the sink as a provider's notice would. */
-    async reportInfraction(notice) {
-      if (!infractions) throw new Error('no infraction sink subscribed to the sandbox network');
-      return infractions.onInfractionReported(notice);
-    },
-
-    async updateInfraction(update) {
-      if (!infractions) throw new Error('no infraction sink subscribed to the sandbox network');
-      return infractions.onInfractionUpdated(update);
-    },
-
-    async submit(payment) {
-      return { outcomeAt: dueAt(payment) };
-    },
-
-    async outcome(payment): Promise<PaymentOutcome> {
-      const due = dueAt(payment);
+    async submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]> {
+      if (orders.length === 0) return [];
       const now = deps.clock.now();
-      if (now < due) return { status: 'pending', checkAgainAt: due };
-      const scenario = parseScenario(payment.scenario ?? undefined, 'cash_out');
-      if (scenario.outcome === 'reject') {
-        return { status: 'rejected', errorCode: scenario.errorCode, errorMessage: scenario.errorMessage };
-      }
-      if (payment.key) {
-        if (isNotFoundKey(payment.key)) return { status: 'rejected', ...REJECTIONS['error:invalid-pix-key']! };
-        if (payment.holderDocument && payment.creditorDocument && payment.holderDocument !== payment.creditorDocument) {
-          return { status: 'rejected', ...REJECTIONS['error:document-mismatch']! };
-        }
-      }
-      return { status: 'settled', endToEndId: endToEndId('E', deps.institutionIspb, payment.submittedAt) };
+      // Once per reference: a repeated submission keeps the first one's terms and pays nothing more.
+      await deps.db
+        .insertInto('sandbox_network_payments')
+        .values(
+          orders.map((o) => ({
+            reference: o.reference,
+            kind: o.kind,
+            amount: o.amount,
+            payee: JSON.stringify(o.payee),
+            scenario: o.scenario,
+            ordered_at: o.orderedAt,
+            expires_at: o.expiresAt,
+            submitted_at: now,
+            end_to_end_id: endToEndId('E', deps.institutionIspb, o.orderedAt),
+          })),
+        )
+        .onConflict((oc) => oc.column('reference').doNothing())
+        .execute();
+      const stored = await storedPayments(orders.map((o) => o.reference));
+      return orders.map((o) => ({ status: 'accepted', checkAt: answerAt(stored.get(o.reference)!) }));
+    },
+
+    async paymentStatuses(orders: PaymentOrder[]): Promise<PaymentStatus[]> {
+      const stored = await storedPayments(orders.map((o) => o.reference));
+      return orders.map((o) => {
+        const row = stored.get(o.reference);
+        return row ? statusOf(row) : { status: 'not_found' };
+      });
+    },
+
+    async registerCharge(order) {
+      const scenario = parseScenario(order.scenario ?? undefined, order.kind);
+      const registeredAt = deps.clock.now();
+      await deps.db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto('sandbox_network_charges')
+          .values({ reference: order.reference, amount: order.amount, scenario: order.scenario, registered_at: registeredAt })
+          .onConflict((oc) => oc.column('reference').doNothing())
+          .returning('reference')
+          .executeTakeFirst();
+        if (!inserted || scenario.outcome === 'wait') return;
+        const delayMs = deps.settlementDelayMs + (scenario.outcome === 'settle' ? scenario.extraDelaySeconds * 1000 : 0);
+        const job: ChargeOutcomeJob = {
+          reference: order.reference,
+          endToEndId: endToEndId('E', DEFAULT_PAYER.ispb, registeredAt),
+          ...(scenario.outcome === 'reject' ? { errorCode: scenario.errorCode, errorMessage: scenario.errorMessage } : {}),
+        };
+        await deps.scheduler.schedule(trx, CHARGE_OUTCOME, new Date(registeredAt.getTime() + delayMs), { ...job });
+      });
+      return { pixCode: chargeBrCode({ publicHost: deps.publicHost, locationId: order.locationId, amount: order.amount, merchantName: order.receiver.name }) };
+    },
+
+    async payCharge(accountId, id, input) {
+      const payer = input.payer ?? DEFAULT_PAYER;
+      checkPayer(payer);
+      return subscribed().onChargePaid({
+        charge: { accountId, id },
+        ...(input.amount !== undefined ? { amount: input.amount } : {}),
+        payer,
+        endToEndId: endToEndId('E', payer.ispb, deps.clock.now()),
+      });
+    },
+
+    async sendPix(accountId, amount, payer = DEFAULT_PAYER) {
+      checkPayer(payer);
+      return subscribed().onPixReceived({ accountId, amount, payer, endToEndId: endToEndId('E', payer.ispb, deps.clock.now()) });
+    },
+
+    async returnPayout(accountId, payout, amount) {
+      return subscribed().onPayoutReturned({ accountId, payout, amount });
+    },
+    async reportInfraction(notice) {
+      return subscribed().onInfractionReported(notice);
+    },
+    async updateInfraction(update) {
+      return subscribed().onInfractionUpdated(update);
     },
   };
+}
+
+/** Counts what the simulated network paid per reference (tests: a retried submission pays once). */
+export async function sandboxPaymentsOf(db: Kysely<DB>, references: string[]): Promise<number> {
+  if (references.length === 0) return 0;
+  const row = await sql<{ n: string | number }>`SELECT count(*) AS n FROM sandbox_network_payments WHERE reference IN (${sql.join(references)})`.execute(db);
+  return Number(row.rows[0]!.n);
 }

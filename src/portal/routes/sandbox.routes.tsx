@@ -92,7 +92,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     const amount = centsFromForm(field(request.body, 'amount'));
     if (amount === undefined || amount <= 0) return show(request, reply, { error: 'amount must be an amount in reais with at most 2 decimals' }, 400);
     return attempt(request, reply, async () => {
-      await c.deposits.deposit(accountId, amount as Cents);
+      await c.sandboxNetwork!.sendPix(accountId, amount as Cents);
       return request.portal.lang === 'en' ? `Received ${brl(amount)}.` : `Recebido ${brl(amount)}.`;
     });
   });
@@ -100,7 +100,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
   app.post('/sandbox/pay', async (request, reply) => {
     const accountId = memberAccountId(request);
     return attempt(request, reply, async () => {
-      const tx = await c.chargePayments.sandboxPay(accountId, field(request.body, 'charge'), {});
+      const tx = await c.sandboxNetwork!.payCharge(accountId, field(request.body, 'charge'), {});
       return request.portal.lang === 'en' ? `Charge paid: ${brl(tx.original_amount)}.` : `Cobrança paga: ${brl(tx.original_amount)}.`;
     });
   });
@@ -108,7 +108,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
   app.post('/sandbox/med', async (request, reply) => {
     const accountId = memberAccountId(request);
     return attempt(request, reply, async () => {
-      await c.meds.open({ accountId, endToEndId: field(request.body, 'endToEndId'), cause: 'OTHER', description: null }, { requireReconciled: true });
+      await c.sandboxNetwork!.reportInfraction({ accountId, endToEndId: field(request.body, 'endToEndId'), cause: 'OTHER', description: null });
       return request.portal.lang === 'en' ? 'MED opened.' : 'MED aberto.';
     });
   });

@@ -1,8 +1,7 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
-import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, isUuidV4 } from '../../domain/ids.ts';
 import { cents, feeFor, toBrlNumber, type Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
@@ -14,7 +13,7 @@ import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
-import { DEFAULT_PAYER, type Payer } from '../sandbox/deposit.service.ts';
+import type { ChargePaidNotice, Payer } from '../../network/pix-network.ts';
 import { chargeEventPayload } from './charge-events.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 import { locationIdOf } from './charge-model.ts';
@@ -132,23 +131,48 @@ export function createChargePayments(deps: {
     return chargesRepo.byTxid(trx, accountId, id);
   }
 
-  /** POST /sandbox/charges/{id}/pay: a payer at another bank pays the charge now. */
-  async function sandboxPay(accountId: number, id: string, input: { amount?: Cents; payer?: Payer }): Promise<TransactionRow> {
-    const payer = input.payer ?? DEFAULT_PAYER;
-    const problems: string[] = [];
-    if (!isValidCpf(payer.document) && !isValidCnpj(payer.document)) problems.push('payer.document must be a valid CPF or CNPJ');
-    if (!bankByIspb(payer.ispb)) problems.push('payer.ispb must be the ISPB of a known PIX participant');
-    if (problems.length > 0) throw new ValidationError(problems);
+  /** The charge a notice names: by our reference (the charge's transactionId), or as a sandbox caller named it. */
+  async function chargeOf(trx: Trx<DB>, ref: ChargePaidNotice['charge']): Promise<ChargeRow | undefined> {
+    if ('reference' in ref) {
+      const tx = await trx.selectFrom('transactions').select('id').where('transaction_id', '=', ref.reference).executeTakeFirst();
+      return tx ? chargesRepo.byTransaction(trx, tx.id) : undefined;
+    }
+    return findForAccount(trx, ref.accountId, ref.id);
+  }
+
+  /**
+   * The network's notice that a payer at another bank paid a charge. The same notice again (same
+   * end-to-end id) answers the payment it already made and changes nothing.
+   */
+  async function onChargePaid(notice: ChargePaidNotice): Promise<TransactionRow> {
     return transact(db, async (trx) => {
-      const charge = await findForAccount(trx, accountId, id);
-      if (!charge) throw new DomainError('NOT_FOUND', undefined, `Charge ${id} not found`);
-      const result = await payInTrx(trx, charge, { ...(input.amount !== undefined ? { amount: input.amount } : {}), payer, from: deps.networkAccount });
+      const charge = await chargeOf(trx, notice.charge);
+      if (!charge) throw new DomainError('NOT_FOUND', undefined, `Charge ${'id' in notice.charge ? notice.charge.id : notice.charge.reference} not found`);
+      if (notice.endToEndId !== undefined && charge.status === 'CONCLUIDA') {
+        const paid = await transactionsRepo.byId(trx, charge.transaction_id);
+        if (paid?.end_to_end_id === notice.endToEndId) return paid;
+      }
+      const result = await payInTrx(trx, charge, {
+        ...(notice.amount !== undefined ? { amount: notice.amount } : {}),
+        payer: notice.payer,
+        ...(notice.endToEndId !== undefined ? { endToEndId: notice.endToEndId } : {}),
+        from: deps.networkAccount,
+      });
       if (result.ok) return result.tx;
       if (result.reason === 'AMOUNT_MISMATCH') {
         throw new DomainError('CHARGE_AMOUNT_MISMATCH', { chargeAmount: toBrlNumber(charge.amount) }, 'The charge does not allow another amount (modalidadeAlteracao 0)');
       }
       const current = result.charge ?? charge;
       throw new DomainError('CHARGE_NOT_PAYABLE', { status: current.status }, `The charge cannot be paid: ${whyNotPayable(current, clock.now())}`);
+    });
+  }
+
+  /** The network refused a charge's payment for good: the charge ends unpaid with the network's code. */
+  async function onChargeRejected(reference: string, errorCode: string, errorMessage: string): Promise<void> {
+    await transact(db, async (trx) => {
+      const charge = await chargeOf(trx, { reference });
+      if (!charge) throw new DomainError('NOT_FOUND', undefined, `Charge ${reference} not found`);
+      await endUnpaid(trx, charge.id, errorCode, errorMessage);
     });
   }
 
@@ -166,14 +190,6 @@ export function createChargePayments(deps: {
 
   deps.scheduler.register<{ chargeId: number }>(CHARGE_JOBS.expire, async (trx, job) => {
     await endUnpaid(trx, job.payload.chargeId, 'CHARGE_EXPIRED', EXPIRED_MESSAGE);
-  });
-
-  deps.scheduler.register<{ chargeId: number; errorCode?: string; errorMessage?: string }>(CHARGE_JOBS.settle, async (trx, job) => {
-    const { chargeId, errorCode, errorMessage } = job.payload;
-    if (errorCode) return endUnpaid(trx, chargeId, errorCode, errorMessage ?? errorCode);
-    const charge = await chargesRepo.byId(trx, chargeId);
-    // Paid by someone else, cancelled or expired meanwhile: the simulated payer simply does not pay.
-    if (charge) await payInTrx(trx, charge, { payer: DEFAULT_PAYER, from: deps.networkAccount });
   });
 
   /**
@@ -197,7 +213,7 @@ export function createChargePayments(deps: {
     return { ok: true, receiverTransactionId: result.tx.id, amount: result.tx.original_amount };
   }
 
-  return { payInTrx, sandboxPay, payByLocation, findForAccount };
+  return { payInTrx, onChargePaid, onChargeRejected, payByLocation, findForAccount };
 }
 
 export type ChargePayments = ReturnType<typeof createChargePayments>;

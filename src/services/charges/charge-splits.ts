@@ -145,7 +145,7 @@ export function createChargeSplits(deps: {
       });
       return settled!;
     }
-    await settlement.start(trx, tx, { key, creditorDocument: split.document });
+    await settlement.start(trx, tx, { payee: { by: 'key', key, document: split.document, holderDocument: null, ispb: null } });
     return tx;
   }
 

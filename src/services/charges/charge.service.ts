@@ -1,5 +1,4 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
-import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
@@ -12,9 +11,9 @@ import { transactionsRepo, type NewTransaction, type TransactionRow } from '../.
 import type { DB } from '../../db/schema.ts';
 import type { Devedor, StoredSplit } from '../../db/schema/charges.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { Scenario } from '../../network/sandbox/scenarios.ts';
-import { chargeScenario } from './charge-scenario.ts';
-import { chargeBrCode, DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
+import type { ChargeOrder, PixNetwork } from '../../network/pix-network.ts';
+import type { ScenarioReader } from '../../network/scenario-header.ts';
+import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
 import { refundsRepo, type RefundRow } from '../refunds/refunds.repo.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
@@ -53,6 +52,7 @@ export interface CreatedCharge {
 
 /** The PENDING "Pix in" behind a charge (cash-in or cob), until it is paid, expires or is cancelled. */
 function pendingChargeTransaction(input: {
+  transactionId: string;
   accountId: number;
   origin: 'cash_in' | 'cob';
   family: 'api' | 'bacen';
@@ -65,7 +65,7 @@ function pendingChargeTransaction(input: {
   now: Date;
 }): NewTransaction {
   return {
-    transaction_id: newUuidV4(),
+    transaction_id: input.transactionId,
     account_id: input.accountId,
     kind: 'PAYMENT',
     status: 'PENDING',
@@ -101,41 +101,45 @@ export function splitProblems(amount: Cents, splits: readonly StoredSplit[]): st
 }
 
 /**
- * Creating charges: a cash-in (public family) or a cob (compatible family). Each is a PENDING
- * PAYMENT transaction plus its charge row, its expiry job and, in the sandbox, the job of its
- * simulated outcome, all in one database transaction.
+ * Creating charges: a cash-in (public family) or a cob (compatible family). The charge is first
+ * registered with the network (outside any transaction: a network that cannot be reached answers
+ * PROVIDER_UNAVAILABLE with nothing stored), then its PENDING PAYMENT transaction, charge row and
+ * expiry job are stored in one database transaction. The network's payers pay it through
+ * `onChargePaid` notices (charge-payment.ts).
  */
-export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config: Config; scheduler: Scheduler }) {
-  const { db, clock, config, scheduler } = deps;
+export function createChargeService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  scheduler: Scheduler;
+  network: Pick<PixNetwork, 'registerCharge' | 'chargeRules'>;
+  /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
+  scenarios: ScenarioReader;
+}) {
+  const { db, clock, scheduler, network } = deps;
 
   function checkExpiration(field: string, seconds: number): void {
     if (!Number.isSafeInteger(seconds) || seconds < MIN_EXPIRATION_S || seconds > MAX_EXPIRATION_S) {
       throw new ValidationError([`${field} must be between ${MIN_EXPIRATION_S} and ${MAX_EXPIRATION_S} seconds`]);
     }
-    if (seconds < config.sandboxMinExpirationS) {
+    const { provider, minExpirationSeconds } = network.chargeRules;
+    if (seconds < minExpirationSeconds) {
       throw new DomainError(
         'PIX_PROVIDER_EXPIRATION_BELOW_MINIMUM',
-        { provider: 'sandbox', providerMinSeconds: config.sandboxMinExpirationS, granularity: 'seconds', userExpirationTime: seconds },
-        `${field} must be at least ${config.sandboxMinExpirationS} seconds for the payment provider`,
+        { provider, providerMinSeconds: minExpirationSeconds, granularity: 'seconds', userExpirationTime: seconds },
+        `${field} must be at least ${minExpirationSeconds} seconds for the payment provider`,
       );
     }
   }
 
-  async function loadAccount(trx: Trx<DB>, accountId: number): Promise<AccountRow> {
+  async function loadAccount(trx: Kysely<DB> | Trx<DB>, accountId: number): Promise<AccountRow> {
     const account = await accountsRepo.byId(trx, accountId);
     if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
     return account;
   }
 
-  /** Schedules the expiry and, when the simulated network will act, its outcome. */
-  async function scheduleOutcome(trx: Trx<DB>, charge: ChargeRow, scenario: Scenario, now: Date): Promise<void> {
-    await scheduler.schedule(trx, CHARGE_JOBS.expire, charge.expires_at, { chargeId: charge.id });
-    if (scenario.outcome === 'wait') return;
-    const delayMs = config.sandboxSettlementDelayMs + (scenario.outcome === 'settle' ? scenario.extraDelaySeconds * 1000 : 0);
-    await scheduler.schedule(trx, CHARGE_JOBS.settle, new Date(now.getTime() + delayMs), {
-      chargeId: charge.id,
-      ...(scenario.outcome === 'reject' ? { errorCode: scenario.errorCode, errorMessage: scenario.errorMessage } : {}),
-    });
+  /** The network learns of the charge before anything is stored (and never inside a transaction). */
+  async function register(order: ChargeOrder): Promise<string> {
+    return (await network.registerCharge(order)).pixCode;
   }
 
   /**
@@ -161,16 +165,37 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
     if (problems.length > 0) throw new ValidationError(problems);
     checkExpiration('transaction.expirationTime', input.expirationTime);
     // Decided before anything is stored: provider-unavailable answers 500 with nothing kept.
-    const scenario = chargeScenario(config.mode, scenarioHeader, 'cash_in');
+    const scenario = deps.scenarios(scenarioHeader, 'cash_in');
+    const account = await loadAccount(db, accountId);
+    const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp });
+    if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
+    // A duplicate answers before the network hears of a charge that would never be stored.
+    const used = await transactionsRepo.byExternalId(db, accountId, input.externalId);
+    if (used) throw new DomainError('PIX_DUPLICATE_EXTERNAL_ID', { externalId: input.externalId, existingTransactionId: used.transaction_id });
+    const now = clock.now();
+    const transactionId = newUuidV4();
+    const locationId = newLocationId();
+    const expiresAt = new Date(now.getTime() + input.expirationTime * 1000);
+    const pixCode = await register({
+      reference: transactionId,
+      kind: 'cash_in',
+      txid: transactionId.replaceAll('-', ''),
+      amount: input.amount,
+      amountChangeable: false,
+      expiresAt,
+      expirationSeconds: input.expirationTime,
+      description: input.description,
+      receiver: { accountId, key: account.pix_key, name: account.name, document: account.document },
+      payer: { name: input.payer.fullName, document: input.payer.document },
+      locationId,
+      scenario,
+    });
 
     return db.transaction().execute(async (trx) => {
-      const account = await loadAccount(trx, accountId);
-      const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp });
-      if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
-      const now = clock.now();
       const { created, row: tx } = await transactionsRepo.insertUnlessExternalIdUsed(
         trx,
         pendingChargeTransaction({
+          transactionId,
           accountId,
           origin: 'cash_in',
           family: 'api',
@@ -179,26 +204,26 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
           pixKey: account.pix_key,
           description: input.description,
           metadata: input.additionalInfo ?? {},
-          scenario: scenarioHeader ?? null,
+          scenario,
           now,
         }),
       );
+      // Lost a race for the externalId: the charge registered above is never stored and simply expires unpaid.
       if (!created) {
         throw new DomainError('PIX_DUPLICATE_EXTERNAL_ID', { externalId: input.externalId, existingTransactionId: tx.transaction_id });
       }
-      const locationId = newLocationId();
       const charge = await chargesRepo.insert(trx, {
         transaction_id: tx.id,
         account_id: accountId,
         kind: 'cash_in',
-        txid: tx.transaction_id.replaceAll('-', ''),
+        txid: transactionId.replaceAll('-', ''),
         location_id: locationId,
-        br_code: chargeBrCode({ publicHost: config.publicHost, locationId, amount: input.amount, merchantName: account.name }),
+        br_code: pixCode,
         correlation_id: newUuidV4(),
         amount: input.amount,
         receiver_key: account.pix_key,
         expiration_seconds: input.expirationTime,
-        expires_at: new Date(now.getTime() + input.expirationTime * 1000),
+        expires_at: expiresAt,
         devedor: JSON.stringify({ nome: input.payer.fullName, [input.payer.document.length === 11 ? 'cpf' : 'cnpj']: input.payer.document }),
         solicitacao_pagador: input.description,
         info_adicionais: input.additionalInfo ? JSON.stringify(Object.entries(input.additionalInfo).map(([nome, valor]) => ({ nome, valor }))) : null,
@@ -207,7 +232,7 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
         created_at: now,
         updated_at: now,
       });
-      await scheduleOutcome(trx, charge, scenario, now);
+      await scheduler.schedule(trx, CHARGE_JOBS.expire, charge.expires_at, { chargeId: charge.id });
       return { tx, charge };
     });
   }
@@ -229,17 +254,38 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
     const problems = cobProblems(input);
     if (problems.length > 0) throw new ValidationError(problems);
     checkExpiration('calendario.expiracao', input.expiracao);
-    const scenario = chargeScenario(config.mode, scenarioHeader, 'cob');
+    const scenario = deps.scenarios(scenarioHeader, 'cob');
     const chave = detectDictKey(input.chave)!.normalized;
+    const account = await loadAccount(db, accountId);
+    const keys = await accountsRepo.keysOf(db, accountId);
+    if (!keys.some((k) => k.key === chave)) throw new ValidationError(['chave must be a PIX key of the account']);
+    // A txid in use answers before the network hears of a charge that would never be stored.
+    if (await chargesRepo.byTxid(db, accountId, txid)) throw new DomainError('CHARGE_TXID_IN_USE', { txid }, `A charge with txid ${txid} already exists`);
+    const now = clock.now();
+    const transactionId = newUuidV4();
+    const locationId = newLocationId();
+    const expiresAt = new Date(now.getTime() + input.expiracao * 1000);
+    const devedor = input.devedor;
+    const pixCode = await register({
+      reference: transactionId,
+      kind: 'cob',
+      txid,
+      amount: input.amount,
+      amountChangeable: input.modalidadeAlteracao === 1,
+      expiresAt,
+      expirationSeconds: input.expiracao,
+      description: input.solicitacaoPagador ?? null,
+      receiver: { accountId, key: chave, name: account.name, document: account.document },
+      payer: devedor ? { name: devedor.nome ?? '', document: (devedor.cpf ?? devedor.cnpj)! } : null,
+      locationId,
+      scenario,
+    });
 
     return db.transaction().execute(async (trx) => {
-      const account = await loadAccount(trx, accountId);
-      const keys = await accountsRepo.keysOf(trx, accountId);
-      if (!keys.some((k) => k.key === chave)) throw new ValidationError(['chave must be a PIX key of the account']);
-      const now = clock.now();
       const tx = await transactionsRepo.insert(
         trx,
         pendingChargeTransaction({
+          transactionId,
           accountId,
           origin: 'cob',
           family: 'bacen',
@@ -248,34 +294,33 @@ export function createChargeService(deps: { db: Kysely<DB>; clock: Clock; config
           pixKey: chave,
           description: input.solicitacaoPagador ?? null,
           metadata: {},
-          scenario: scenarioHeader ?? null,
+          scenario,
           now,
         }),
       );
-      const locationId = newLocationId();
       const charge = await chargesRepo.insertUnlessTxidUsed(trx, {
         transaction_id: tx.id,
         account_id: accountId,
         kind: 'cob',
         txid,
         location_id: locationId,
-        br_code: chargeBrCode({ publicHost: config.publicHost, locationId, amount: input.amount, merchantName: account.name }),
+        br_code: pixCode,
         correlation_id: newUuidV4(),
         amount: input.amount,
         receiver_key: chave,
         expiration_seconds: input.expiracao,
-        expires_at: new Date(now.getTime() + input.expiracao * 1000),
+        expires_at: expiresAt,
         modalidade_alteracao: input.modalidadeAlteracao,
-        devedor: input.devedor ? JSON.stringify(input.devedor) : null,
+        devedor: devedor ? JSON.stringify(devedor) : null,
         solicitacao_pagador: input.solicitacaoPagador ?? null,
         info_adicionais: input.infoAdicionais ? JSON.stringify(input.infoAdicionais) : null,
         additional_info: null,
         created_at: now,
         updated_at: now,
       });
-      // Throwing rolls the transaction row back with it.
+      // Lost a race for the txid: throwing rolls the transaction row back with it.
       if (!charge) throw new DomainError('CHARGE_TXID_IN_USE', { txid }, `A charge with txid ${txid} already exists`);
-      await scheduleOutcome(trx, charge, scenario, now);
+      await scheduler.schedule(trx, CHARGE_JOBS.expire, charge.expires_at, { chargeId: charge.id });
       return { tx, charge };
     });
   }

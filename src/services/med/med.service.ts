@@ -187,14 +187,17 @@ export function createMedService(deps: {
 
   const STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const;
   const RESULTS = ['APPROVED', 'REJECTED'] as const;
-  /** The network's notices, judged like any other input: unknown codes are refused, never guessed. */
-  const sink: InfractionSink = {
-    // A provider may report infractions on PIX this service does not know: they are kept, unreconciled.
+  /**
+   * The network's notices, judged like any other input: unknown codes are refused, never guessed.
+   * A provider may report infractions on PIX this service does not know: they are kept,
+   * unreconciled. The simulator disputes only PIX the account received (`requireReconciled`).
+   */
+  const sink = (options: { requireReconciled: boolean }): InfractionSink => ({
     onInfractionReported: (notice) => {
       if (notice.cause !== null && !(MED_CAUSES as readonly string[]).includes(notice.cause)) {
         throw new ValidationError([`cause must be one of: ${MED_CAUSES.join(', ')}`]);
       }
-      return open({ ...notice, cause: notice.cause as MedCause | null }, { requireReconciled: false });
+      return open({ ...notice, cause: notice.cause as MedCause | null }, options);
     },
     onInfractionUpdated: (update) => {
       if (!(STATUSES as readonly string[]).includes(update.to)) throw new ValidationError([`to must be one of: ${STATUSES.join(', ')}`]);
@@ -209,7 +212,7 @@ export function createMedService(deps: {
         ...(update.analysisDetails !== undefined ? { analysisDetails: update.analysisDetails } : {}),
       });
     },
-  };
+  });
 
   return { open, transition, list, sink };
 }

@@ -78,7 +78,11 @@ export function createCashOutQrCodeService(deps: {
           document: input.document,
           bank: { bankISPB: null, bankName: null, bankCode: null, accountBranch: null, accountNumber: null },
         },
-        destination: { kind: 'network', target: { key: null, creditorDocument: input.document, creditorIspb: null } },
+        // The payee is the code itself: the network pays whoever its location names.
+        destination: {
+          kind: 'network',
+          target: { payee: { by: 'qr_code', qrCode: input.qrCode, location: url, key: null, ispb: null, document: input.document, name, holderDocument: null } },
+        },
       });
     }
 
@@ -109,7 +113,9 @@ export function createCashOutQrCodeService(deps: {
       },
       destination: {
         kind: 'network',
-        target: { key, creditorDocument: input.document, holderDocument: holder.document || null, creditorIspb: holder.bank.ispb },
+        target: {
+          payee: { by: 'qr_code', qrCode: input.qrCode, location: null, key, ispb: holder.bank.ispb, document: input.document, name: input.name ?? holder.name, holderDocument: holder.document || null },
+        },
       },
     });
   }

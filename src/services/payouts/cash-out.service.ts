@@ -69,7 +69,10 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
         document: holder.document || details.document,
         bank: { bankISPB: holder.bank.ispb, bankName: holder.bank.name, bankCode: holder.bank.code, accountBranch: holder.branch, accountNumber: holder.account },
       },
-      destination: { kind: 'network', target: { key: dictKey, creditorDocument: details.document, holderDocument: holder.document, creditorIspb: holder.bank.ispb } },
+      destination: {
+        kind: 'network',
+        target: { payee: { by: 'key', key: dictKey, document: details.document, holderDocument: holder.document, ispb: holder.bank.ispb } },
+      },
     });
   }
   /**

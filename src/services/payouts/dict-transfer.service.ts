@@ -115,10 +115,7 @@ export function createDictTransferService(deps: {
           destination: {
             kind: 'network',
             target: {
-              key,
-              creditorDocument: input.creditorDocument ?? null,
-              holderDocument: holder.document || null,
-              creditorIspb: holder.bank.ispb,
+              payee: { by: 'key', key, document: input.creditorDocument ?? null, holderDocument: holder.document || null, ispb: holder.bank.ispb },
               expiresAt: new Date(deps.clock.now().getTime() + expiration * 1000),
             },
           },

@@ -50,14 +50,14 @@ export function payoutRow(req: PayoutRequest, account: AccountRow, fee: Cents, c
  *   3. each item admitted in arrival order against the locked totals and balance, exactly as if
  *      the requests had run one after the other (in memory, under the locks); a refused item's
  *      row is deleted and it gets its own error, the others go on; counters, settlement jobs and
- *      the deletions in one statement;
+ *      the deletions in one statement (no network call: the submit step hands payments over later);
  *   4. the hold of every admitted payout, one ledger statement (balances and postings);
  *   5. on-us items settle both sides; each item's `onCreated` runs.
  */
 export function createPayoutAdmission(deps: {
   clock: Clock;
   ledger: Ledger;
-  settlement: Pick<Settlement, 'plan' | 'startManyStatement'>;
+  settlement: Pick<Settlement, 'submitJob' | 'startManyStatement'>;
   /** Settles an admitted, held on-us payout at once (both sides) in the caller's transaction. */
   settleOnUs: (trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest) => Promise<TransactionRow>;
 }) {
@@ -171,7 +171,7 @@ export function createPayoutAdmission(deps: {
     }
 
     // 3. Each new row, in arrival order, against the locked totals and balance, exactly as if
-    // the requests had run one after the other. The network says when it will answer each one.
+    // the requests had run one after the other.
     const live = new Map([...accounts.values()].map((a) => [a.id, { available: a.available as number }]));
     const admitted: Array<{ index: number; tx: TransactionRow; job: { runAt: Date; payload: Record<string, unknown> } | undefined }> = [];
     const refused: number[] = [];
@@ -192,14 +192,6 @@ export function createPayoutAdmission(deps: {
       } else if (balance.available < tx.final_amount) {
         error = new DomainError(req.codes.insufficient);
       }
-      let job: { runAt: Date; payload: Record<string, unknown> } | undefined;
-      if (!error && req.destination.kind === 'network') {
-        try {
-          job = await deps.settlement.plan(tx, req.destination.target);
-        } catch (planError) {
-          error = planError; // the network would not take this one: its own error, the others go on
-        }
-      }
       if (error) {
         out[index] = error as Error;
         refused.push(tx.id);
@@ -216,7 +208,8 @@ export function createPayoutAdmission(deps: {
           added.set(k, a);
         }
       }
-      admitted.push({ index, tx, job });
+      // The network hears of it from the submit step, after this transaction commits.
+      admitted.push({ index, tx, job: req.destination.kind === 'network' ? deps.settlement.submitJob(tx, req.destination.target) : undefined });
     }
 
     // One statement: refused rows gone, counters raised (conditionally: under the locks above

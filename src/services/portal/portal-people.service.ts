@@ -210,7 +210,13 @@ export function createPortalPeopleService(deps: {
       await db.updateTable('portal_users').set({ password_hash: hash }).where('id', '=', existing.id).execute();
       return;
     }
-    await db.transaction().execute((trx) => insertUser(trx, email, 'MEMBER', accountId, hash));
+    try {
+      await db.transaction().execute((trx) => insertUser(trx, email, 'MEMBER', accountId, hash));
+    } catch (error) {
+      // Instances starting together on one database: another one created the member first.
+      if (!(error instanceof DomainError && error.code === 'CONFLICT')) throw error;
+      await db.updateTable('portal_users').set({ password_hash: hash }).where('email', '=', email).where('removed_at', 'is', null).execute();
+    }
   }
 
   return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, operators, removeMember, ensureDemoMember };

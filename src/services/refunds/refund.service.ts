@@ -137,7 +137,8 @@ export function createRefundService(deps: {
       }
       const held = await deps.ledger.holdOne(trx, { accountId: cmd.accountId, amount: cmd.amount, transactionId: tx.id, reason: 'refund_hold' });
       if (!held.ok) throw new DomainError('PIX_INSUFFICIENT_BALANCE');
-      await deps.settlement.start(trx, tx);
+      // The network returns the money to whoever paid the original.
+      await deps.settlement.start(trx, tx, { payee: { by: 'refund', originalEndToEndId: original.end_to_end_id!, reason: cmd.description } });
       return { tx, refund, original: { ...original, refunded_amount: refunded } };
     });
   }

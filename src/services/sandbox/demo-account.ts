@@ -56,7 +56,8 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
   if (!account) {
     try {
       account = await c.accounts.create({ name: 'Conta Demo', document: DEMO_DOCUMENT, type: 'INDIVIDUAL', isDemo: true });
-      await c.deposits.deposit(account.id, DEMO_FUNDING);
+      // Funded as the decisions say: a simulated incoming PIX.
+      await c.sandboxNetwork!.sendPix(account.id, DEMO_FUNDING);
     } catch (error) {
       // Several instances starting together on one database: another one created it first (the
       // unique index on is_demo), and funds it.

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
-import { isValidCpf, isValidCnpj } from '../../domain/documents.ts';
-import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
@@ -9,46 +8,40 @@ import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
+import type { Payer } from '../../network/pix-network.ts';
+import { DEFAULT_PAYER } from '../../network/sandbox/sandbox-network.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { createReceivedPix } from '../received-pix.ts';
 import { transact } from '../../db/transact.ts';
 
-export interface Payer {
-  name: string;
-  document: string;
-  ispb: string;
-}
-
-/** The payer of simulated incoming PIX when the caller names none. */
-export const DEFAULT_PAYER: Payer = { name: 'Pagador Sandbox', document: '52998224725', ispb: '00000000' };
-
 /**
- * An incoming PIX to the account's key with no charge behind it (sandbox): a confirmed "Pix in",
- * its credit and its `cash_in` event, in one transaction.
+ * An incoming PIX to the account's key with no charge behind it, as the simulated network sends it
+ * (`POST /sandbox/deposits`, the demo account's funding): a confirmed "Pix in", its credit from the
+ * outside world and its `cash_in` event, in one transaction. The same end-to-end id again changes
+ * nothing and answers the PIX it already made.
  */
 export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox }) {
   const receivePix = createReceivedPix(deps);
 
-  async function deposit(accountId: number, amount: Cents, payer: Payer = DEFAULT_PAYER): Promise<TransactionRow> {
-    if (!isValidCpf(payer.document) && !isValidCnpj(payer.document)) {
-      throw new ValidationError(['payer.document must be a valid CPF or CNPJ']);
-    }
-    const bank = bankByIspb(payer.ispb);
-    if (!bank) throw new ValidationError(['payer.ispb must be the ISPB of a known PIX participant']);
+  async function deposit(accountId: number, amount: Cents, payer: Payer = DEFAULT_PAYER, e2e?: string): Promise<TransactionRow> {
     return transact(deps.db, async (trx) => {
       const account = await accountsRepo.byId(trx, accountId);
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
+      const endToEnd = e2e ?? endToEndId('E', payer.ispb, deps.clock.now());
+      const already = await trx.selectFrom('transactions').selectAll().where('account_id', '=', accountId).where('end_to_end_id', '=', endToEnd).where('kind', '=', 'PAYMENT').executeTakeFirst();
+      if (already) return already;
+      const bank = bankByIspb(payer.ispb);
       return receivePix(trx, account, {
         amount,
         origin: 'deposit',
         from: 'world',
-        endToEndId: endToEndId('E', payer.ispb, deps.clock.now()),
+        endToEndId: endToEnd,
         pixKey: account.pix_key,
         description: null,
         counterpart: {
           name: payer.name,
           document: payer.document,
-          bank: { bankISPB: bank.ispb, bankName: bank.name, bankCode: bank.code, accountBranch: null, accountNumber: null },
+          bank: { bankISPB: payer.ispb, bankName: bank?.name ?? null, bankCode: bank?.code ?? null, accountBranch: null, accountNumber: null },
         },
       });
     });

@@ -1,47 +1,37 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
-import type { DictKey } from '../../domain/pix-keys.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
-import type { OutgoingPayment, PixNetwork } from '../../network/pix-network.ts';
+import type { PixNetwork } from '../../network/pix-network.ts';
+import { paymentOrderOf, toStepPayload, type PaymentTarget } from './payment-order.ts';
+import { PAYMENT_STEPS, registerPaymentSteps } from './payment-steps.ts';
 
-export const SETTLEMENT_JOB = 'settlement';
+export type { PaymentTarget } from './payment-order.ts';
 
 /** What each origin does once its payment settled or was rejected: emit its events, undo its counters. */
 export interface SettlementHook {
   onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<void>;
 }
 
-/** Where the money goes, beyond what the transaction row says. */
-export interface PaymentTarget {
-  key?: DictKey | null;
-  creditorDocument?: string | null;
-  holderDocument?: string | null;
-  creditorIspb?: string | null;
-  /** Still queued at this instant: rejected with PAYMENT_EXPIRED (POST /dict/pix `expiration`). */
-  expiresAt?: Date | null;
-}
-
-interface JobPayload {
-  id: number;
-  key: DictKey | null;
-  creditorDocument: string | null;
-  holderDocument: string | null;
-  creditorIspb: string | null;
-  expiresAt: string | null;
-}
-
-const EXPIRED = { errorCode: 'PAYMENT_EXPIRED', errorMessage: 'O pagamento expirou antes de ser processado.' };
+export type Outcome = { status: 'settled'; endToEndId: string } | { status: 'rejected'; errorCode: string; errorMessage: string };
 
 /**
  * The one settlement path of every outgoing debit (cash-out by key or QR code, direct transfer,
- * refund-in, devolução, MED, split payouts). The creating service holds `final_amount`, inserts the
- * PENDING row and calls `start` in its own transaction; the job then asks the network and settles
- * (blocked -> out, CONFIRMED) or releases (blocked -> available, ERROR) with a conditional status
- * update, so a duplicate job changes nothing, and calls the hook registered for the row's origin.
+ * refund-in, devolução, split payouts). A payment is a sequence of short steps, each its own
+ * transaction, each safe to run twice:
+ *   1. admit and hold: the creating service inserts the PENDING row, holds `final_amount` and calls
+ *      `start` (or `submitJob` in a batch) in ITS transaction: that schedules the submit step;
+ *   2. submit (a step job, no transaction open): the order goes to the network with our
+ *      transaction id as its idempotency key; its answer (accepted, rejected, unknown) is recorded;
+ *   3. the outcome: a network notice (`onPaymentOutcome`) or the check step asking the network's
+ *      status (`paymentStatuses`) settles (blocked -> out, CONFIRMED) or releases (blocked ->
+ *      available, ERROR) with a conditional status update, so a second outcome changes nothing,
+ *      and runs the hook registered for the row's origin.
+ * On-us payments never reach the network: `finishNow` settles them in the payer's transaction.
  */
 export function createSettlement(deps: {
   db: Kysely<DB>;
@@ -53,21 +43,6 @@ export function createSettlement(deps: {
 }) {
   const hooks = new Map<string, SettlementHook>();
 
-  function payment(tx: TransactionRow, p: JobPayload): OutgoingPayment {
-    return {
-      transactionId: tx.id,
-      amount: tx.original_amount,
-      key: p.key,
-      creditorDocument: p.creditorDocument,
-      holderDocument: p.holderDocument ?? null,
-      creditorIspb: p.creditorIspb,
-      scenario: tx.scenario,
-      submittedAt: tx.created_at,
-    };
-  }
-
-  type Outcome = { status: 'settled'; endToEndId: string } | { status: 'rejected'; errorCode: string; errorMessage: string };
-
   function hookOf(origin: string): SettlementHook {
     const hook = hooks.get(origin);
     if (!hook) throw new Error(`no settlement hook for origin "${origin}"`);
@@ -75,74 +50,31 @@ export function createSettlement(deps: {
   }
 
   /**
-   * Settles or releases a PENDING debit and runs its origin's hook; a finished row changes nothing.
-   * The money moves last, after the hook: the account row is the one every payment of the account
-   * contends for, so it is locked for as little of the transaction as possible (and always after
-   * the limit counters a hook may touch, the order the payout paths lock them in).
+   * Settles or releases PENDING debits and runs their origins' hooks; a finished row changes
+   * nothing. The rows are locked and finished by one statement, the hooks run in account order
+   * (the order admission locks limit counters in), and the money of every account moves last, one
+   * multi-row statement per direction, so a hot account's row is held only for the end.
    */
-  async function finish(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome, counter: SystemAccount): Promise<TransactionRow | undefined> {
+  async function finishMany(trx: Trx<DB>, items: Array<{ id: number; outcome: Outcome }>, counter: SystemAccount = deps.network.ledgerAccount): Promise<TransactionRow[]> {
+    if (items.length === 0) return [];
     const now = deps.clock.now();
-    const entry = { accountId: tx.account_id, amount: tx.final_amount, transactionId: tx.id, reason: '', counter, fee: tx.fee_amount };
-    const finished =
-      outcome.status === 'settled'
-        ? await transactionsRepo.finishPending(trx, tx.id, { status: 'CONFIRMED', at: now, endToEndId: outcome.endToEndId })
-        : await transactionsRepo.finishPending(trx, tx.id, { status: 'ERROR', at: now, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
-    if (!finished) return undefined;
-    await hookOf(tx.origin).onFinished(trx, finished);
-    if (outcome.status === 'settled') {
-      const moved = await deps.ledger.settleOne(trx, { ...entry, reason: 'settle' });
-      if (!moved.ok) throw new Error(`settlement of transaction ${tx.id}: ${moved.error}`);
-    } else {
-      const moved = await deps.ledger.releaseOne(trx, { ...entry, reason: 'release' });
-      if (!moved.ok) throw new Error(`release of transaction ${tx.id}: ${moved.error}`);
-    }
-    return finished;
-  }
-
-  /**
-   * Many settlement jobs in one go (the scheduler's batch path): the rows locked and finished by
-   * one statement each, the hooks, then the money of every account moved by one multi-row update
-   * per direction, last, so a hot account's row is held only for the end of the batch.
-   * Exactly the effects of running the jobs one by one.
-   */
-  async function handleMany(trx: Trx<DB>, payloads: JobPayload[]): Promise<void> {
-    const ids = [...new Set(payloads.map((p) => p.id))].sort((a, b) => a - b);
-    const rows = await transactionsRepo.byIdsForUpdate(trx, ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const now = deps.clock.now();
-    const again: Array<{ runAt: Date; payload: Record<string, unknown> }> = [];
-    const outcomes: Array<{ tx: TransactionRow; outcome: Outcome }> = [];
+    const ids = [...new Set(items.map((i) => i.id))].sort((a, b) => a - b);
+    const pending = new Set((await transactionsRepo.byIdsForUpdate(trx, ids)).filter((r) => r.status === 'PENDING').map((r) => Number(r.id)));
     const seen = new Set<number>();
-    for (const p of payloads) {
-      const tx = byId.get(p.id);
-      if (!tx || tx.status !== 'PENDING' || seen.has(tx.id)) continue;
-      let outcome = await deps.network.outcome(payment(tx, p));
-      const expiresAt = p.expiresAt ? new Date(p.expiresAt) : null;
-      if (outcome.status === 'pending') {
-        if (expiresAt && now >= expiresAt) {
-          outcome = { status: 'rejected', ...EXPIRED };
-        } else {
-          again.push({ runAt: expiresAt && expiresAt < outcome.checkAgainAt ? expiresAt : outcome.checkAgainAt, payload: { ...p } });
-          continue;
-        }
-      }
-      seen.add(tx.id);
-      outcomes.push({ tx, outcome });
-    }
+    const moves = items.filter((i) => pending.has(i.id) && !seen.has(i.id) && seen.add(i.id));
     const finished = await transactionsRepo.finishManyPending(
       trx,
       now,
-      outcomes.map(({ tx, outcome }) =>
+      moves.map(({ id, outcome }) =>
         outcome.status === 'settled'
-          ? { id: tx.id, status: 'CONFIRMED' as const, endToEndId: outcome.endToEndId, errorCode: null, errorMessage: null }
-          : { id: tx.id, status: 'ERROR' as const, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
+          ? { id, status: 'CONFIRMED' as const, endToEndId: outcome.endToEndId, errorCode: null, errorMessage: null }
+          : { id, status: 'ERROR' as const, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
       ),
     );
-    // Hooks touch the limit counters: in account order, the order admission locks them in.
     const inLockOrder = [...finished].sort((a, b) => a.account_id - b.account_id || a.id - b.id);
     for (const row of inLockOrder) await hookOf(row.origin).onFinished(trx, row);
     const entry = (row: TransactionRow, reason: string) => ({
-      accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter: deps.network.ledgerAccount, fee: row.fee_amount,
+      accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter, fee: row.fee_amount,
     });
     const settled = finished.filter((r) => r.status === 'CONFIRMED').map((r) => entry(r, 'settle'));
     const released = finished.filter((r) => r.status === 'ERROR').map((r) => entry(r, 'release'));
@@ -151,82 +83,48 @@ export function createSettlement(deps: {
       const bad = moved.findIndex((m) => !m.ok);
       if (bad >= 0) throw new Error(`${op} of transaction ${entries[bad]!.transactionId}: ${(moved[bad] as { error: string }).error}`);
     }
-    await deps.scheduler.scheduleMany(trx, SETTLEMENT_JOB, again);
+    return finished;
   }
 
-  async function handle(trx: Trx<DB>, p: JobPayload): Promise<void> {
-    const tx = await transactionsRepo.byIdForUpdate(trx, p.id);
-    if (!tx || tx.status !== 'PENDING') return;
-    const now = deps.clock.now();
-    let outcome = await deps.network.outcome(payment(tx, p));
-    const expiresAt = p.expiresAt ? new Date(p.expiresAt) : null;
-    if (outcome.status === 'pending') {
-      if (expiresAt && now >= expiresAt) {
-        outcome = { status: 'rejected', ...EXPIRED };
-      } else {
-        const next = expiresAt && expiresAt < outcome.checkAgainAt ? expiresAt : outcome.checkAgainAt;
-        await deps.scheduler.schedule(trx, SETTLEMENT_JOB, next, { ...p });
-        return;
-      }
-    }
-    await finish(trx, tx, outcome, deps.network.ledgerAccount);
+  /** The submit step's job for a PENDING, held debit (a batch writes many in one statement). */
+  function submitJob(tx: TransactionRow, target: PaymentTarget): { runAt: Date; payload: Record<string, unknown> } {
+    return { runAt: deps.clock.now(), payload: { ...toStepPayload(tx.id, paymentOrderOf(tx, target)) } };
   }
 
-  deps.scheduler.register<JobPayload>(SETTLEMENT_JOB, (trx, job) => handle(trx, job.payload), {
-    maxAttempts: 20,
-    batch: (trx, jobs) => handleMany(trx, jobs.map((j) => j.payload)),
-  });
-
-  function jobOf(tx: TransactionRow, target: PaymentTarget): JobPayload {
-    return {
-      id: tx.id,
-      key: target.key ?? null,
-      creditorDocument: target.creditorDocument ?? null,
-      holderDocument: target.holderDocument ?? null,
-      creditorIspb: target.creditorIspb ?? null,
-      expiresAt: target.expiresAt ? target.expiresAt.toISOString() : null,
-    };
-  }
-
-  async function runAtOf(tx: TransactionRow, target: PaymentTarget, p: JobPayload): Promise<Date> {
-    const { outcomeAt } = await deps.network.submit(payment(tx, p));
-    return target.expiresAt && target.expiresAt < outcomeAt ? target.expiresAt : outcomeAt;
-  }
+  registerPaymentSteps({ db: deps.db, clock: deps.clock, scheduler: deps.scheduler, network: deps.network, logger: deps.logger, finishMany });
 
   return {
-    /**
-     * Finishes a PENDING, held debit at once (on-us payments, which never leave the service), in
-     * the caller's transaction, exactly as the job would.
-     */
-    finishNow: (trx: Trx<DB>, tx: TransactionRow, outcome: Outcome) => finish(trx, tx, outcome, 'onus_clearing'),
+    /** Finishes a PENDING, held on-us debit at once, in the caller's transaction. */
+    async finishNow(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome): Promise<TransactionRow | undefined> {
+      const [finished] = await finishMany(trx, [{ id: tx.id, outcome }], 'onus_clearing');
+      return finished;
+    },
     /** Registers what an origin does when its payments finish; one hook per origin. */
     registerHook(origin: string, hook: SettlementHook) {
       if (hooks.has(origin)) throw new Error(`settlement hook for origin "${origin}" registered twice`);
       hooks.set(origin, hook);
     },
-    /**
-     * Hands a PENDING, held debit to the network and schedules its settlement job, in the caller's
-     * transaction. The network's `submit` only tells when the outcome will be known.
-     */
-    async start(trx: Kysely<DB> | Trx<DB>, tx: TransactionRow, target: PaymentTarget = {}): Promise<void> {
-      const p = jobOf(tx, target);
-      await deps.scheduler.schedule(trx, SETTLEMENT_JOB, await runAtOf(tx, target, p), { ...p });
+    /** Schedules the submission of a PENDING, held debit, in the caller's transaction (no network call). */
+    async start(trx: Kysely<DB> | Trx<DB>, tx: TransactionRow, target: PaymentTarget): Promise<void> {
+      const job = submitJob(tx, target);
+      await deps.scheduler.schedule(trx, PAYMENT_STEPS.submit, job.runAt, job.payload);
     },
-    /**
-     * The network's answer on when each payment's outcome will be known, before anything is
-     * written: a payment the network refuses to take throws here and can be left out of a batch.
-     */
-    async plan(tx: TransactionRow, target: PaymentTarget = {}): Promise<{ runAt: Date; payload: Record<string, unknown> }> {
-      const p = jobOf(tx, target);
-      return { runAt: await runAtOf(tx, target, p), payload: { ...p } };
-    },
-    /** `start` for many payments at once (planned by `plan`): one multi-row insert of their jobs. */
-    async startMany(trx: Kysely<DB> | Trx<DB>, jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>): Promise<void> {
-      await deps.scheduler.scheduleMany(trx, SETTLEMENT_JOB, jobs);
-    },
-    /** `startMany` as one INSERT statement (at least one job), to run inside the caller's CTE. */
+    submitJob,
+    /** Many submit jobs as one INSERT statement (at least one), to run inside the caller's CTE. */
     startManyStatement(jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>) {
-      return deps.scheduler.scheduleManyStatement(SETTLEMENT_JOB, jobs);
+      return deps.scheduler.scheduleManyStatement(PAYMENT_STEPS.submit, jobs);
+    },
+    /**
+     * A network notice: the payment with our reference settled or was rejected. Idempotent: a
+     * second notice, or one for a payment already finished by the check step, changes nothing.
+     */
+    async onPaymentOutcome(reference: string, outcome: Outcome): Promise<TransactionRow | undefined> {
+      return transact(deps.db, async (trx) => {
+        const row = await trx.selectFrom('transactions').select(['id', 'kind']).where('transaction_id', '=', reference).executeTakeFirst();
+        if (!row || (row.kind !== 'WITHDRAW' && row.kind !== 'REFUND_IN')) return undefined;
+        const [finished] = await finishMany(trx, [{ id: row.id, outcome }]);
+        return finished;
+      });
     },
   };
 }

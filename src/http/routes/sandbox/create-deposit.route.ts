@@ -28,7 +28,7 @@ export const createDepositRoute: RouteModule = (app, c) =>
     },
     async (request, reply) => {
       const accountId = await sandboxAccountId(request, c, request.body.accountId);
-      const tx = await c.deposits.deposit(accountId, toCents(request.body.amount, 'amount'), request.body.payer);
+      const tx = await c.sandboxNetwork!.sendPix(accountId, toCents(request.body.amount, 'amount'), request.body.payer);
       return reply.code(201).send(sandboxTransactionView(tx));
     },
   );

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Med } from '../../../services/med/med-view.ts';
+import { Med, type MedView } from '../../../services/med/med-view.ts';
 import { MED_CAUSES } from '../../../services/med/med-causes.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
@@ -27,17 +27,14 @@ export const openMedRoute: RouteModule = (app, c) =>
     async (request, reply) => {
       const body = request.body;
       const accountId = await sandboxAccountId(request, c, body.accountId);
-      const med = await c.meds.open(
-        {
-          accountId,
-          endToEndId: body.endToEndId,
-          cause: body.cause ?? 'OTHER',
-          description: body.description ?? null,
-          ...(body.amount !== undefined ? { amount: toCents(body.amount, 'amount') } : {}),
-        },
-        // The simulated network disputes only PIX this account received.
-        { requireReconciled: true },
-      );
-      return reply.code(201).send(med);
+      // The simulated network reports the infraction; it reaches the MED service as any network notice would.
+      const med = await c.sandboxNetwork!.reportInfraction({
+        accountId,
+        endToEndId: body.endToEndId,
+        cause: body.cause ?? 'OTHER',
+        description: body.description ?? null,
+        ...(body.amount !== undefined ? { amount: toCents(body.amount, 'amount') } : {}),
+      });
+      return reply.code(201).send(med as MedView);
     },
   );

@@ -33,7 +33,7 @@ export const payChargeRoute: RouteModule = (app, c) =>
     async (request) => {
       const body = request.body ?? {};
       const accountId = await sandboxAccountId(request, c, body.accountId);
-      const tx = await c.chargePayments.sandboxPay(accountId, request.params.id, {
+      const tx = await c.sandboxNetwork!.payCharge(accountId, request.params.id, {
         ...(body.amount !== undefined ? { amount: toCents(body.amount, 'amount') } : {}),
         ...(body.payer ? { payer: body.payer } : {}),
       });

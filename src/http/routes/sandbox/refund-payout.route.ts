@@ -22,7 +22,7 @@ export const refundPayoutRoute: RouteModule = (app, c) =>
     },
     async (request, reply) => {
       const accountId = await sandboxAccountId(request, c, request.body.accountId);
-      const tx = await c.payouts.refunds.refund(accountId, request.params.transactionId, toCents(request.body.amount, 'amount'));
+      const tx = await c.sandboxNetwork!.returnPayout(accountId, request.params.transactionId, toCents(request.body.amount, 'amount'));
       return reply.code(201).send(sandboxTransactionView(tx));
     },
   );

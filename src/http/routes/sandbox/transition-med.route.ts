@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Med } from '../../../services/med/med-view.ts';
+import { Med, type MedView } from '../../../services/med/med-view.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 import { NumericId } from '../../schemas/common.ts';
@@ -25,12 +25,13 @@ export const transitionMedRoute: RouteModule = (app, c) =>
     async (request) => {
       const body = request.body;
       const accountId = await sandboxAccountId(request, c, body.accountId);
-      return c.meds.transition({
+      // The simulated network moves the MED along; it reaches the MED service as any network notice would.
+      return (await c.sandboxNetwork!.updateInfraction({
         accountId,
         medId: Number(request.params.id),
         to: body.to,
         ...(body.analysisResult ? { analysisResult: body.analysisResult } : {}),
         ...(body.analysisDetails !== undefined ? { analysisDetails: body.analysisDetails } : {}),
-      });
+      })) as MedView;
     },
   );

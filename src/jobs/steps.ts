@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock.ts';
+import { transact } from '../db/transact.ts';
+import type { DB } from '../db/schema.ts';
+import type { Metrics } from '../metrics.ts';
+import type { Job } from './scheduler.ts';
+
+/**
+ * A job that talks to the outside world (a payment network): `call` runs with NO database
+ * transaction open, then `record` writes what it answered and the jobs' removal in one short
+ * transaction. A crash between the two leaves the job to run again once its lease lapses, so
+ * `call` must be safe to repeat (the network deduplicates by our reference) and `record` must be
+ * conditional (a finished payment changes nothing).
+ */
+export interface StepHandler<P = any, A = any> {
+  /** One answer per job, in order; a failure of one job is an answer (e.g. "unknown"), not a throw. */
+  call(jobs: Array<Job<P>>): Promise<A[]>;
+  record(trx: Trx<DB>, done: Array<{ job: Job<P>; answer: A }>): Promise<void>;
+  maxAttempts?: number;
+  /** Longer than the slowest `call` can take (its timeouts), so a live worker never loses a claim. */
+  leaseMs?: number;
+  /** Seconds before the given (1-based) retry after a failure. */
+  backoff?: (attempt: number) => number;
+}
+
+type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
+
+const DEFAULT_LEASE_MS = 60_000;
+const defaultBackoff = (attempt: number) => Math.min(300, 2 ** attempt);
+
+/**
+ * The claim-call-record loop of step jobs, over the same `jobs` table as the scheduler's
+ * transactional jobs (which never claim a step kind). Due time is business time (the service
+ * clock); the lease is liveness, measured by the database server's real clock.
+ */
+export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: Logger; metrics?: Metrics; batchSize?: number }) {
+  const handlers = new Map<string, StepHandler>();
+  const batchSize = deps.batchSize ?? 50;
+
+  function register<P, A>(kind: string, handler: StepHandler<P, A>) {
+    if (handlers.has(kind)) throw new Error(`step kind ${kind} registered twice`);
+    handlers.set(kind, handler);
+  }
+
+  /** Claims due step jobs of one kind: one statement that commits the lease at once. */
+  async function claim(kind: string, handler: StepHandler, token: string): Promise<Claimed[]> {
+    const now = deps.clock.now();
+    const leaseSeconds = (handler.leaseMs ?? DEFAULT_LEASE_MS) / 1000;
+    const rows = await sql<Claimed>`
+      UPDATE jobs SET lease_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${token}, updated_at = ${now}
+       WHERE id IN (
+         SELECT id FROM jobs
+          WHERE kind = ${kind} AND status = 'pending' AND run_at <= ${now} AND (lease_until IS NULL OR lease_until < now())
+          ORDER BY run_at, id
+          LIMIT ${batchSize}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, payload, attempts, max_attempts`.execute(deps.db);
+    return rows.rows.sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  /** The jobs failed this attempt: back to pending later (the lease dropped), or given up. */
+  async function fail(kind: string, handler: StepHandler, rows: Claimed[], token: string, error: unknown): Promise<void> {
+    const now = deps.clock.now();
+    for (const row of rows) {
+      const attempt = row.attempts + 1;
+      const failed = attempt >= row.max_attempts;
+      const delay = (handler.backoff ?? defaultBackoff)(attempt);
+      await deps.db
+        .updateTable('jobs')
+        .set({
+          attempts: attempt,
+          status: failed ? 'failed' : 'pending',
+          run_at: new Date(now.getTime() + delay * 1000),
+          lease_until: null,
+          lease_token: null,
+          last_error: String((error as Error)?.stack ?? error).slice(0, 2000),
+          updated_at: now,
+        })
+        .where('id', '=', row.id)
+        .where('lease_token', '=', token)
+        .execute();
+      deps.metrics?.jobs.inc({ kind, outcome: failed ? 'failed' : 'retry' });
+      if (failed) deps.logger.error({ err: error, jobId: row.id, kind, attempt, payload: row.payload }, 'job gave up after its last attempt; its work needs an operator');
+      else deps.logger.warn({ err: error, jobId: row.id, kind, attempt }, 'job failed; it will run again');
+    }
+  }
+
+  /** Records answers and removes the jobs still ours, in one transaction. */
+  async function commit(handler: StepHandler, entries: Array<{ row: Claimed; job: Job; answer: unknown }>, token: string): Promise<void> {
+    await transact(deps.db, async (trx) => {
+      const mine = await trx
+        .deleteFrom('jobs')
+        .where('id', 'in', entries.map((e) => e.row.id))
+        .where('lease_token', '=', token)
+        .returning('id')
+        .execute();
+      const kept = new Set(mine.map((r) => Number(r.id)));
+      // A claim taken over after its lease lapsed belongs to the other worker now: it records.
+      const done = entries.filter((e) => kept.has(Number(e.row.id)));
+      if (done.length > 0) await handler.record(trx, done.map(({ job, answer }) => ({ job, answer })));
+    });
+  }
+
+  /** One claim of one kind: call, then record (the whole batch, or each job alone if that fails). */
+  async function runKind(kind: string, handler: StepHandler): Promise<number> {
+    const token = randomUUID();
+    const rows = await claim(kind, handler, token);
+    if (rows.length === 0) return 0;
+    const started = performance.now();
+    const jobs: Job[] = rows.map((row) => ({ id: Number(row.id), kind: row.kind, payload: row.payload, attempt: row.attempts + 1 }));
+    let answers: unknown[];
+    try {
+      answers = await handler.call(jobs);
+      if (answers.length !== jobs.length) throw new Error(`step ${kind}: ${answers.length} answers for ${jobs.length} jobs`);
+    } catch (error) {
+      await fail(kind, handler, rows, token, error);
+      return rows.length;
+    }
+    const entries = rows.map((row, i) => ({ row, job: jobs[i]!, answer: answers[i] }));
+    try {
+      await commit(handler, entries, token);
+      deps.metrics?.jobs.inc({ kind, outcome: 'done' }, rows.length);
+    } catch (batchError) {
+      if (entries.length > 1) deps.logger.warn({ err: batchError, kind, jobs: entries.length }, 'recording a step batch failed; recording its jobs one by one');
+      for (const entry of entries) {
+        try {
+          await commit(handler, [entry], token);
+          deps.metrics?.jobs.inc({ kind, outcome: 'done' });
+        } catch (error) {
+          await fail(kind, handler, [entry.row], token, error);
+        }
+      }
+    }
+    deps.metrics?.jobDuration.observe({ kind }, (performance.now() - started) / 1000 / rows.length);
+    return rows.length;
+  }
+
+  /** One pass over every step kind; answers how many jobs it handled. */
+  async function runBatch(): Promise<number> {
+    let total = 0;
+    for (const [kind, handler] of handlers) total += await runKind(kind, handler);
+    return total;
+  }
+
+  return {
+    register,
+    runBatch,
+    kinds: () => [...handlers.keys()],
+    maxAttemptsOf: (kind: string) => handlers.get(kind)?.maxAttempts,
+  };
+}
+
+export type StepRunner = ReturnType<typeof createStepRunner>;
