@@ -4,7 +4,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createContainer, type Container } from '../src/container.ts';
+import { createContainer, type Container, type ContainerOptions } from '../src/container.ts';
 import { openDatabase, type DatabaseOptions } from '../src/db/database.ts';
 import { AdjustableClock } from '../src/domain/clock.ts';
 import type { HostResolver } from '../src/webhooks/host-resolver.ts';
@@ -28,6 +28,8 @@ export interface HarnessOptions {
   resolver?: HostResolver;
   /** PostgreSQL only: connection settings over the defaults (a proxy's URL, timeouts, pool size, name). */
   postgres?: { url?: string } & Pick<DatabaseOptions, 'timeouts' | 'applicationName' | 'poolSize'>;
+  /** Wraps the network the services talk to (fault injection). */
+  wrapNetwork?: ContainerOptions['wrapNetwork'];
 }
 
 /**
@@ -58,11 +60,18 @@ export async function startHarness(options: HarnessOptions = {}) {
     SANDBOX_SETTLEMENT_DELAY_MS: '1000',
     ...options.env,
   });
-  const c = await createContainer(config, { clock, database, logger, ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const c = await createContainer(config, {
+    clock,
+    database,
+    logger,
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(options.wrapNetwork ? { wrapNetwork: options.wrapNetwork } : {}),
+  });
   const app = await buildApp(c, { checkResponses: true });
   await app.ready();
   let seq = 0;
   const certificateOfToken = new Map<string, string>();
+  const instances: Container[] = [];
 
   const h = {
     c,
@@ -153,10 +162,22 @@ export async function startHarness(options: HarnessOptions = {}) {
         ...(body !== undefined ? { payload: body as object } : {}),
       });
     },
+    /**
+     * PostgreSQL only: another instance of the service on this suite's database (its own pool,
+     * scheduler and network wrapper, the same clock), as a second process would be. Closed by `close`.
+     */
+    async instance(wrap?: ContainerOptions['wrapNetwork']): Promise<Container> {
+      if (!schema) throw new Error('a second instance needs the postgres project');
+      const other = await openDatabase({ dataDir: 'memory://', schema, poolSize: 5, databaseUrl: options.postgres?.url ?? requirePgUrl(), logger });
+      const instance = await createContainer(config, { clock, database: other, logger, ...(wrap ? { wrapNetwork: wrap } : {}) });
+      instances.push(instance);
+      return instance;
+    },
     /** Every suite ends with the ledger check: whatever it did, the books must balance. */
     async close() {
       const ledger = options.checkLedgerOnClose === false ? undefined : await c.checkLedger().catch((error: unknown) => ({ ok: false, error }));
       await app.close();
+      for (const instance of instances) await instance.close();
       await c.close();
       if (schema) {
         const client = new pg.Client({ connectionString: requirePgUrl() });

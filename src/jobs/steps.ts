@@ -123,7 +123,8 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
       await commit(handler, entries, token);
       deps.metrics?.jobs.inc({ kind, outcome: 'done' }, rows.length);
     } catch (batchError) {
-      if (entries.length > 1) deps.logger.warn({ err: batchError, kind, jobs: entries.length }, 'recording a step batch failed; recording its jobs one by one');
+      // Never silent: the cause is logged, then each job is recorded alone so one bad answer cannot hold back the rest.
+      deps.logger.warn({ err: batchError, kind, jobs: entries.length }, 'recording step answers failed; recording each job alone');
       for (const entry of entries) {
         try {
           await commit(handler, [entry], token);
