@@ -211,6 +211,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     network,
     /** The simulator itself (sandbox mode only): what the sandbox routes drive. */
     sandboxNetwork,
+    /** Reads X-Sandbox-Scenario (validated in the sandbox, refused in production). */
+    scenarios,
     outbox,
     scheduler,
     accounts,

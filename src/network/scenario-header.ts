@@ -3,7 +3,7 @@ import { parseScenario, refuseScenarioHeader, type ScenarioOperation } from './s
 /**
  * Reads `X-Sandbox-Scenario` into the value stored with the operation. The sandbox validates it
  * (and `error:provider-unavailable` fails the request at once); production refuses the header.
- * Chosen once at wiring time, so services never look at MODE.
+ * Chosen once at wiring time, so services never look at the configured mode.
  */
 export type ScenarioReader = (header: string | undefined, operation: ScenarioOperation) => string | null;
 

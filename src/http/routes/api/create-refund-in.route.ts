@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
-import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
@@ -49,7 +48,7 @@ export const createRefundInRoute: RouteModule = (app, c) =>
         refundId: request.body.externalId,
         family: 'api',
         natureza: 'ORIGINAL',
-        scenario: refundScenario(c.config.mode, request.headers['x-sandbox-scenario']),
+        scenario: c.scenarios(request.headers['x-sandbox-scenario'], 'refund_in'),
       });
       return reply.code(201).send({
         transactionId: tx.transaction_id,

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../../domain/errors/domain-error.ts';
 import { centsFromDecimalString } from '../../../domain/money.ts';
-import { refundScenario } from '../../../services/refunds/refund-scenario.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { DecimalAmount, ScenarioHeaders, ShortError } from '../../schemas/common.ts';
@@ -41,7 +40,7 @@ export const putDevolucaoRoute: RouteModule = (app, c) =>
         refundId: request.params.id,
         family: 'bacen',
         natureza: request.body.natureza ?? 'ORIGINAL',
-        scenario: refundScenario(c.config.mode, request.headers['x-sandbox-scenario']),
+        scenario: c.scenarios(request.headers['x-sandbox-scenario'], 'refund_in'),
       });
       return reply.code(201).send(devolucaoView(tx, refund));
     },
