@@ -3,6 +3,7 @@ import { isValidCnpj, isValidCpf } from '../domain/documents.ts';
 import { centsFromDecimalString, MAX_AMOUNT } from '../domain/money.ts';
 import { bankByIspb } from '../network/sandbox/banks.ts';
 import { detectDictKey, directoryKey, splitDictKey, validatePublicKey, type DictKeyType, type PublicKeyType, type SplitKeyType } from '../domain/pix-keys.ts';
+import { webhookRegistrationProblems, type Mode } from '../webhooks/url-policy.ts';
 
 /**
  * The domain's format rules (check digits, key formats, amount and date ranges) as schema formats and
@@ -108,7 +109,25 @@ function pixKeyKeyword(rule: PixKeyRule, data: Record<string, unknown>, _parent:
   return false;
 }
 
+/**
+ * `x-webhook-registration` on a registration body: the URL and header rules of the service's mode
+ * (src/webhooks/url-policy.ts), each naming its field, beside the schema's own errors.
+ */
+function webhookRegistrationKeyword(rule: { mode: Mode }, data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }): boolean {
+  const problems = webhookRegistrationProblems(data, rule.mode);
+  if (problems.length === 0) return true;
+  (webhookRegistrationKeyword as { errors?: ErrorObject[] }).errors = problems.map((p) => ({
+    keyword: 'x-webhook-registration',
+    instancePath: `${cxt?.instancePath ?? ''}${p.path.map((k) => `/${k}`).join('')}`,
+    schemaPath: '',
+    params: {},
+    message: p.message,
+  }));
+  return false;
+}
+
 export function addFormatChecks(ajv: Ajv): void {
   for (const [name, check] of Object.entries(formatChecks)) ajv.addFormat(name, { type: 'string', validate: check.validate });
   ajv.addKeyword({ keyword: 'x-pix-key', type: 'object', schemaType: 'object', errors: true, validate: pixKeyKeyword as never });
+  ajv.addKeyword({ keyword: 'x-webhook-registration', type: 'object', schemaType: 'object', errors: true, validate: webhookRegistrationKeyword as never });
 }

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { centsFromNumber } from '../domain/money.ts';
 import { isUuidV4 } from '../domain/ids.ts';
 import { addFormatChecks, formatChecks } from './format-checks.ts';
@@ -161,4 +161,38 @@ export function violations(errors: ErrorObject[], context?: string): Array<{ fie
     const space = text.indexOf(' ');
     return { field: text.slice(0, space), message: text.slice(space + 1) };
   });
+}
+
+/**
+ * Fastify validates a request's parts in order (path parameters, body, query string) and stops at
+ * the first part that fails. The parts after it, judged here when the first one failed, so one answer
+ * names every invalid field (issue 17 item 3): a bad txid and a bad amount are reported together.
+ * Headers are left out (Fastify lower-cases their schema first; their rules are the route's own).
+ */
+const LATER_PARTS: Record<string, Array<'body' | 'querystring'>> = { params: ['body', 'querystring'], body: ['querystring'] };
+const laterValidators = new WeakMap<object, ValidateFunction>();
+
+export function laterPartMessages(request: FastifyRequest, failedPart: string | undefined): string[] {
+  const schema = request.routeOptions?.schema as Record<string, unknown> | undefined;
+  if (!schema || failedPart === undefined) return [];
+  const texts: string[] = [];
+  for (const part of LATER_PARTS[failedPart] ?? []) {
+    const partSchema = schema[part];
+    if (!partSchema || typeof partSchema !== 'object' || (part === 'body' && 'content' in partSchema)) continue;
+    let validate = laterValidators.get(partSchema);
+    if (!validate) {
+      validate = validatorCompiler({ schema: partSchema, httpPart: part, method: request.method, url: request.routeOptions.url ?? '' }) as ValidateFunction;
+      laterValidators.set(partSchema, validate);
+    }
+    // A copy: ajv may coerce values or fill defaults in what it validates.
+    const data = part === 'body' ? request.body : request.query;
+    let copy: unknown;
+    try {
+      copy = data === undefined ? undefined : structuredClone(data);
+    } catch {
+      continue;
+    }
+    if (!validate(copy)) texts.push(...validationMessages(validate.errors ?? [], part));
+  }
+  return texts;
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { EventType } from '../db/schema.ts';
 import type { WebhookHeader, WebhookRow } from '../db/schema/webhooks.ts';
-import { MAX_HEADERS, MAX_URL_LENGTH } from './url-policy.ts';
+import { MAX_HEADERS, MAX_URL_LENGTH, type Mode } from './url-policy.ts';
 
 /** HTTP schemas shared by the admin and public webhook routes. */
 
@@ -10,7 +10,7 @@ export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'm
 // A plain `enum` (not a union of literals): one clear validation text listing the 7 names.
 export const EventTypeSchema = Type.Unsafe<EventType>({ type: 'string', enum: [...EVENT_TYPES], description: 'one of the 7 event names' });
 
-export const RegistrationBody = Type.Object({
+const registrationFields = {
   eventType: EventTypeSchema,
   url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'HTTPS (the sandbox also accepts http://localhost and http://127.0.0.1)' }),
   headers: Type.Optional(
@@ -19,7 +19,15 @@ export const RegistrationBody = Type.Object({
       description: 'custom headers sent with every delivery; blocked: host, content-length, connection, transfer-encoding, content-type, user-agent, webhook-*',
     }),
   ),
-});
+};
+
+export const RegistrationBody = Type.Object(registrationFields);
+
+/**
+ * The registration body of a service in `mode`: the URL and header rules of that mode run inside
+ * schema validation (`x-webhook-registration`), so an answer names every invalid field at once.
+ */
+export const registrationBody = (mode: Mode) => Type.Object(registrationFields, { 'x-webhook-registration': { mode } });
 
 export const WebhookView = Type.Object({
   id: Type.Number(),

@@ -12,6 +12,16 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 export type Mode = 'sandbox' | 'production';
 
+/** A broken rule of a registration: the field (JSON path) and its text without the field's name. */
+export interface FieldProblem {
+  path: Array<string | number>;
+  message: string;
+}
+
+/** `headers[0].key` for ['headers', 0, 'key']. */
+export const fieldName = (path: Array<string | number>) =>
+  path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+
 /**
  * The registration URL rules; answers the normalised URL or the problems, one text per field.
  * HTTPS only; the sandbox also accepts plain HTTP to localhost and 127.0.0.1 (any port), so a
@@ -20,32 +30,31 @@ export type Mode = 'sandbox' | 'production';
  * then resolves names (registration), and the transport checks them again at each delivery.
  */
 export function checkWebhookUrl(raw: string, mode: Mode, field = 'url'): { ok: true; url: string } | { ok: false; problems: string[] } {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, problems: [`${field} must be at most ${MAX_URL_LENGTH} characters long`] };
+  const checked = webhookUrlRule(raw, mode);
+  return checked.ok ? checked : { ok: false, problems: [`${field} ${checked.message}`] };
+}
+
+/** `checkWebhookUrl`'s rule, its text without the field's name (the schema keyword names the field). */
+export function webhookUrlRule(raw: string, mode: Mode): { ok: true; url: string } | { ok: false; message: string } {
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, message: `must be at most ${MAX_URL_LENGTH} characters long` };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, problems: [`${field} must be an absolute URL`] };
+    return { ok: false, message: 'must be an absolute URL' };
   }
   const localHttp = url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '127.0.0.1');
   if (url.protocol !== 'https:' && !(mode === 'sandbox' && localHttp)) {
-    return {
-      ok: false,
-      problems: [
-        mode === 'sandbox'
-          ? `${field} must use HTTPS (the sandbox also accepts http://localhost and http://127.0.0.1)`
-          : `${field} must use HTTPS`,
-      ],
-    };
+    return { ok: false, message: mode === 'sandbox' ? 'must use HTTPS (the sandbox also accepts http://localhost and http://127.0.0.1)' : 'must use HTTPS' };
   }
-  if (url.username || url.password) return { ok: false, problems: [`${field} must not contain credentials`] };
+  if (url.username || url.password) return { ok: false, message: 'must not contain credentials' };
   if (mode === 'production') {
     // "localhost." is localhost: a fully qualified name's trailing dot changes nothing for a resolver.
     const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-    if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, problems: [`${field} must not point to localhost`] };
+    if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, message: 'must not point to localhost' };
     if (isIP(host)) {
       const verdict = checkAddress(host);
-      if (!verdict.allowed) return { ok: false, problems: [`${field} must not point to a private address: ${verdict.reason}`] };
+      if (!verdict.allowed) return { ok: false, message: `must not point to a private address: ${verdict.reason}` };
     }
   }
   url.hash = '';
@@ -91,24 +100,48 @@ export async function checkWebhookHost(normalisedUrl: string, resolve: HostResol
 
 /** The custom header rules: at most 5, HTTP token names, no blocked or duplicate names, no line breaks. */
 export function checkWebhookHeaders(headers: WebhookHeader[]): string[] {
-  const problems: string[] = [];
-  if (headers.length > MAX_HEADERS) problems.push(`headers must have at most ${MAX_HEADERS} items`);
+  return webhookHeaderProblems(headers).map((p) => `${fieldName(p.path)} ${p.message}`);
+}
+
+/** `checkWebhookHeaders`' rules by field; entries that are not `{ key, value }` strings are left to the schema. */
+export function webhookHeaderProblems(headers: unknown[]): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (headers.length > MAX_HEADERS) problems.push({ path: ['headers'], message: `must have at most ${MAX_HEADERS} items` });
   const seen = new Set<string>();
   headers.forEach((header, i) => {
-    const name = header.key.toLowerCase();
-    if (!TOKEN.test(header.key)) {
-      problems.push(`headers[${i}].key must be a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~-, at most 100)`);
-    } else if ((BLOCKED_HEADER_NAMES as readonly string[]).includes(name)) {
-      problems.push(`headers[${i}].key ${header.key} is a blocked header name (${BLOCKED_HEADER_NAMES.join(', ')})`);
-    } else if (name.startsWith('webhook-')) {
-      problems.push(`headers[${i}].key ${header.key} is reserved for the webhook signature (webhook-id, webhook-timestamp, webhook-signature)`);
-    } else if (seen.has(name)) {
-      problems.push(`headers[${i}].key ${header.key} appears more than once`);
+    const { key, value } = (header ?? {}) as { key?: unknown; value?: unknown };
+    if (typeof key === 'string') {
+      const name = key.toLowerCase();
+      const at = ['headers', i, 'key'];
+      if (!TOKEN.test(key)) {
+        problems.push({ path: at, message: "must be a valid HTTP header name (letters, digits and !#$%&'*+.^_`|~-, at most 100)" });
+      } else if ((BLOCKED_HEADER_NAMES as readonly string[]).includes(name)) {
+        problems.push({ path: at, message: `${key} is a blocked header name (${BLOCKED_HEADER_NAMES.join(', ')})` });
+      } else if (name.startsWith('webhook-')) {
+        problems.push({ path: at, message: `${key} is reserved for the webhook signature (webhook-id, webhook-timestamp, webhook-signature)` });
+      } else if (seen.has(name)) {
+        problems.push({ path: at, message: `${key} appears more than once` });
+      }
+      seen.add(name);
     }
-    seen.add(name);
-    if (!/^[\t\x20-\x7e]{0,1000}$/.test(header.value)) {
-      problems.push(`headers[${i}].value must be at most 1000 printable ASCII characters (no line breaks)`);
+    if (typeof value === 'string' && !/^[\t\x20-\x7e]{0,1000}$/.test(value)) {
+      problems.push({ path: ['headers', i, 'value'], message: 'must be at most 1000 printable ASCII characters (no line breaks)' });
     }
   });
+  return problems;
+}
+
+/**
+ * The registration rules that need no network (URL and headers), by field, for the schema keyword
+ * `x-webhook-registration`: reported with the schema's own errors in one answer. Name resolution
+ * (production) is a lookup, not a format: it runs after the schema, in the registration service.
+ */
+export function webhookRegistrationProblems(body: { url?: unknown; headers?: unknown }, mode: Mode): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (typeof body.url === 'string') {
+    const checked = webhookUrlRule(body.url, mode);
+    if (!checked.ok) problems.push({ path: ['url'], message: checked.message });
+  }
+  if (Array.isArray(body.headers)) problems.push(...webhookHeaderProblems(body.headers));
   return problems;
 }

@@ -10,8 +10,9 @@ import { cpf } from '../factories.ts';
 /**
  * kill -9 under mixed load: the real service as a child process (src/main.ts on a port of the
  * 4100-4199 range), loaded with cash-outs, on-us and network transfers and deposits while its
- * settlement runs, killed without warning, restarted on the same data; then the ledger must hold:
- * postings sum to balances, no negative balance, and every acknowledged payout exists exactly once.
+ * settlement runs, killed without warning, restarted on the same data; after each restart the ledger
+ * must hold (postings sum to balances, no negative balance) and every acknowledged payout exist, and
+ * at the end every acknowledged payout exists exactly once.
  */
 export const ADMIN = 'kill9-admin-token-0123456789abcdef';
 
@@ -92,8 +93,10 @@ export async function setUp(base: string, count: number): Promise<Client[]> {
 }
 
 export interface Acknowledged {
-  cashOuts: Array<{ accountId: number; externalId: string; transactionId: string }>;
+  cashOuts: Array<{ client: Client; accountId: number; externalId: string; transactionId: string }>;
   transfers: Array<{ client: Client; key: string; body: unknown; id: number }>;
+  /** Answers 500 while the service ran (a bug, not the crash: a request the kill cut gets no answer). */
+  serverErrors: string[];
 }
 
 /** Mixed load until `stop()`; only answers that arrived (2xx) count as acknowledged. */
@@ -110,15 +113,18 @@ export function load(base: string, clients: Client[], acknowledged: Acknowledged
           const externalId = `k9-${randomUUID()}`;
           const body = { value: amount, externalId, description: 'kill9', details: { key: 'destino@example.com', keyType: 'EMAIL', name: 'Fulano de Tal', document: cpf(4242) } };
           const res = await call(base, 'POST', '/api/pix/cash-out', from.headers, body);
-          if (res.status === 201) acknowledged.cashOuts.push({ accountId: from.id, externalId, transactionId: res.json().transactionId });
+          if (res.status === 201) acknowledged.cashOuts.push({ client: from, accountId: from.id, externalId, transactionId: res.json().transactionId });
+          else if (res.status === 500) acknowledged.serverErrors.push(`cash-out: ${res.body}`);
         } else if (kind === 1 || kind === 2) {
           const to = kind === 1 ? pick(clients.filter((c) => c.id !== from.id)).pixKey : 'destino@example.com';
           const key = randomUUID();
           const body = { pixKey: to, payment: { currency: 'BRL', amount } };
           const res = await call(base, 'POST', '/dict/pix', { ...from.headers, 'x-idempotency-key': key }, body);
           if (res.status === 201) acknowledged.transfers.push({ client: from, key, body, id: res.json().id });
+          else if (res.status === 500) acknowledged.serverErrors.push(`/dict/pix: ${res.body}`);
         } else {
-          await call(base, 'POST', '/sandbox/deposits', { authorization: `Bearer ${ADMIN}` }, { accountId: from.id, amount });
+          const res = await call(base, 'POST', '/sandbox/deposits', { authorization: `Bearer ${ADMIN}` }, { accountId: from.id, amount });
+          if (res.status === 500) acknowledged.serverErrors.push(`deposit: ${res.body}`);
         }
       } catch {
         // The process died under this request: not acknowledged.
@@ -132,6 +138,26 @@ export function load(base: string, clients: Client[], acknowledged: Acknowledged
       await Promise.all(workers);
     },
   };
+}
+
+/**
+ * Right after a restart, through the restarted service, before any new load: the ledger check
+ * (GET /admin/ledger/check: journals balanced, balances equal to postings, none negative) and every
+ * payout acknowledged so far readable by its id.
+ */
+export async function checkAfterRestart(base: string, acknowledged: Acknowledged, round: number) {
+  const ledger = await call(base, 'GET', '/admin/ledger/check', { authorization: `Bearer ${ADMIN}` });
+  expect(ledger.status, ledger.body).toBe(200);
+  expect(ledger.json(), `ledger after restart ${round + 1}`).toMatchObject({ ok: true, postings: { total: 0 }, drift: { count: 0 }, negativeBalances: { count: 0 }, unbalancedJournals: { count: 0 } });
+  for (const c of acknowledged.cashOuts) {
+    const res = await call(base, 'GET', `/api/pix/transaction/${c.transactionId}`, c.client.headers);
+    expect(res.status, `cash-out ${c.externalId} after restart ${round + 1}: ${res.body}`).toBe(200);
+    expect(res.json().externalId).toBe(c.externalId);
+  }
+  for (const t of acknowledged.transfers) {
+    const res = await call(base, 'GET', `/dict/pix/${t.id}`, t.client.headers);
+    expect(res.status, `transfer ${t.id} after restart ${round + 1}: ${res.body}`).toBe(200);
+  }
 }
 
 /** Through the restarted service: acknowledged payouts are there once, and a retry never pays again. */
@@ -182,7 +208,7 @@ export async function crashUnderLoad(
   track(current);
   await waitHealthy(base, current.child, current.output);
   const clients = await setUp(base, 4);
-  const acknowledged: Acknowledged = { cashOuts: [], transfers: [] };
+  const acknowledged: Acknowledged = { cashOuts: [], transfers: [], serverErrors: [] };
   for (let round = 0; round < options.rounds; round++) {
     const running = load(base, clients, acknowledged);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -192,7 +218,9 @@ export async function crashUnderLoad(
     current = startService(options.env, options.port);
     track(current);
     await waitHealthy(base, current.child, current.output);
+    await checkAfterRestart(base, acknowledged, round);
   }
+  expect(acknowledged.serverErrors).toEqual([]);
   await checkAcknowledged(base, acknowledged);
   await stop(current.child);
   track(undefined);

@@ -132,6 +132,25 @@ describe('one text per invalid field, from the schema and the format checks toge
     ]);
   });
 
+  it('path values and the body in one answer (Fastify stops at the first part that fails)', async () => {
+    const cob = await h.api('PUT', '/cob/short', token, { calendario: { expiracao: 5 }, valor: { original: '0.00' }, chave: 'x' });
+    expect(cob.statusCode, cob.body).toBe(400);
+    expect(cob.json().message).toEqual([
+      'txid has an invalid format',
+      'calendario.expiracao must be greater than or equal to 30',
+      `valor.original ${AMOUNT_TEXT}`,
+      'chave must be a valid PIX key: CPF (11 digits), CNPJ (14), e-mail, phone as +55 plus area code and number, or EVP (UUID)',
+    ]);
+    const devolucao = await h.api('PUT', `/pix/not-an-e2e/devolucao/${'d'.repeat(36)}`, token, { valor: '1000000000.00', natureza: 'OTHER' });
+    expect(devolucao.statusCode, devolucao.body).toBe(400);
+    expect(devolucao.json().message).toEqual(['e2eid has an invalid format', 'id has an invalid format', `valor ${AMOUNT_TEXT}`, 'natureza must be one of: ORIGINAL, RETIRADA']);
+    const limits = await h.admin('PATCH', '/admin/accounts/abc/limits', { daily: -1 });
+    expect(limits.json().message).toEqual(['id has an invalid format', 'daily must be greater than or equal to 0']);
+    const resend = await h.api('POST', `/api/resend-webhook/${'r'.repeat(300)}`, token, { url: 42 });
+    expect(resend.statusCode, resend.body).toBe(400);
+    expect(resend.json()).toMatchObject({ code: 'HTTP_ERROR', message: ['transactionIdentifier must be at most 255 characters long', 'url must be a string'] });
+  });
+
   it('sandbox routes: key by type, document and participant in one answer', async () => {
     const key = await h.api('POST', '/sandbox/dict/keys', token, { key: 'not-a-phone', keyType: 'PHONE', name: 'N', document: '11111111111', ispb: '12345679' });
     expect(key.statusCode, key.body).toBe(400);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_DB_TIMEOUTS } from '../../src/db/pg-pool.ts';
+import { HEALTH_DEADLINE_MS } from '../../src/http/routes/system/health.route.ts';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { cashOutBody, payer } from '../payouts/helpers.ts';
@@ -27,14 +29,14 @@ afterEach(async () => {
   proxy = undefined;
 });
 
-async function start(options: { viaProxy?: boolean; poolSize?: number; timeouts?: Partial<typeof TIMEOUTS> } = {}) {
+async function start(options: { viaProxy?: boolean; poolSize?: number; timeouts?: Partial<typeof TIMEOUTS>; defaults?: boolean } = {}) {
   const url = new URL(pgUrl());
   const applicationName = `fault_${randomBytes(5).toString('hex')}`;
   if (options.viaProxy) {
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${proxy.port}`;
   }
-  h = await startHarness({ postgres: { url: url.toString(), applicationName, timeouts: { ...TIMEOUTS, ...options.timeouts }, poolSize: options.poolSize ?? 5 } });
+  h = await startHarness({ postgres: { url: url.toString(), applicationName, timeouts: { ...(options.defaults ? DEFAULT_DB_TIMEOUTS : TIMEOUTS), ...options.timeouts }, poolSize: options.poolSize ?? 5 } });
   const schema = await schemaOf(h);
   const side = async () => {
     const c = await sideConnection(schema);
@@ -47,6 +49,19 @@ async function start(options: { viaProxy?: boolean; poolSize?: number; timeouts?
 function expect503(res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
   expect(res.statusCode, res.body).toBe(503);
   expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+/** The answer and how long it took (milliseconds of real time). */
+async function timed<T>(call: () => Promise<T>): Promise<{ res: T; ms: number }> {
+  const started = performance.now();
+  const res = await call();
+  return { res, ms: performance.now() - started };
+}
+
+/** The cause logged with a 503 (its SQLSTATE or message), found by the answer's request id. */
+function loggedCause(h: Harness, res: { headers: Record<string, unknown> }) {
+  const line = h.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'service unavailable' && l.errorId === res.headers['x-request-id']);
+  return line?.err as { code?: string; message?: string } | undefined;
 }
 
 /** Calls until one answers 200 (the service healed itself), or fails after `withinMs`. */
@@ -132,8 +147,12 @@ describe('database faults (PostgreSQL)', () => {
     await locker.query('BEGIN');
     await locker.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [a.id]);
     try {
-      // The answer arrives while the lock is still held: the wait was bounded.
-      expect503(await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 })));
+      // The answer arrives while the lock is still held: the wait was bounded by the lock timeout
+      // (800 ms here), not by the statement timeout (2 s) nor by the lock's end.
+      const locked = await timed(() => h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 })));
+      expect503(locked.res);
+      expect(loggedCause(h, locked.res)).toMatchObject({ code: '55P03' });
+      expect(locked.ms).toBeLessThan(TIMEOUTS.statementMs);
       const other = await h.api('POST', '/api/pix/cash-out', b.token, cashOutBody({ value: 10 }));
       expect(other.statusCode, other.body).toBe(201);
       expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
@@ -160,9 +179,14 @@ describe('database faults (PostgreSQL)', () => {
         h.api('POST', '/dict/pix', b.token, { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 10 } }, { 'x-idempotency-key': crypto.randomUUID() }),
       ];
       expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
-      const health = await h.app.inject({ method: 'GET', url: '/health' });
-      expect503(health);
-      expect503(await h.api('GET', '/api/balance', a.token));
+      const health = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
+      expect503(health.res);
+      expect(health.ms).toBeLessThan(1_000);
+      // Waiting for a connection is bounded by the acquire timeout (700 ms), far below the lock's 6 s.
+      const balance = await timed(() => h.api('GET', '/api/balance', a.token));
+      expect503(balance.res);
+      expect(balance.ms).toBeLessThan(3_000);
+      expect(loggedCause(h, balance.res)?.message).toMatch(/no database connection free within 700 ms/);
       await locker.query('ROLLBACK');
       // The stalled requests were only waiting: they complete once the lock is gone.
       for (const r of await Promise.all(parked)) expect(r.statusCode, r.body).toBe(201);
@@ -189,5 +213,41 @@ describe('database faults (PostgreSQL)', () => {
     const paid = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
     expect(paid.statusCode, paid.body).toBe(201);
     expect(await findLedgerDrift(h.c.db)).toEqual([]);
+  });
+
+  it('/health answers 503 within 1 s with the default bounds (2 s to get a connection, 12 s for a query): a partition, then a full pool', async () => {
+    // The default bounds, but for the lock's, long enough for the full pool below to last.
+    const { h, side } = await start({ viaProxy: true, poolSize: 2, defaults: true, timeouts: { lockMs: 8_000, statementMs: 9_000 } });
+    expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    // A partition: the probe's query would wait 12 s for an answer.
+    proxy!.partition();
+    const partitioned = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
+    expect503(partitioned.res);
+    expect(partitioned.ms).toBeLessThan(1_000);
+    expect(partitioned.res.json().message).toBe(`The database did not answer within ${HEALTH_DEADLINE_MS} ms`);
+    // Every connection reset: the stalled queries fail at once and the pool starts afresh.
+    proxy!.dropAll();
+    proxy!.heal();
+    await recovers(() => h.app.inject({ method: 'GET', url: '/health' }));
+
+    // A full pool: both connections wait on a locked row; the probe would wait 2 s for one.
+    // Two accounts, so each request waits on the locker itself (a second waiter on one row would wait on the first).
+    const payers = [await payer(h, 100), await payer(h, 100)];
+    const locker = await side();
+    const observer = await side();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM accounts WHERE id IN ($1, $2) FOR UPDATE', payers.map((p) => p.id));
+    try {
+      const parked = payers.map((p) => h.api('POST', '/dict/pix', p.token, { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 1 } }, { 'x-idempotency-key': crypto.randomUUID() }));
+      expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
+      const full = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
+      expect503(full.res);
+      expect(full.ms).toBeLessThan(1_000);
+      await locker.query('ROLLBACK');
+      for (const r of await Promise.all(parked)) expect(r.statusCode, r.body).toBe(201);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 });

@@ -25,13 +25,32 @@ describe('refunds racing on PostgreSQL', () => {
     }
   });
 
+  it('the same refund id sent 8 times at once (issue 10 item 1, the refund paths): one refund, the others told the id is taken', async () => {
+    const { account, pix, token } = await accountWithReceivedPix(h, 100);
+    const viaApi = await Promise.all(Array.from({ length: 8 }, () => h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, token, { refundValue: 10, externalId: 'sameRefund1' })));
+    expect(viaApi.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(viaApi.filter((r) => r.statusCode !== 201).map((r) => [r.statusCode, r.json().code])).toEqual(Array.from({ length: 7 }, () => [400, 'PIX_REFUND_DUPLICATE_EXTERNAL_ID']));
+    const viaBacen = await Promise.all(Array.from({ length: 8 }, () => h.api('PUT', `/pix/${pix.endToEndId}/devolucao/sameDev1`, token, { valor: '10.00' })));
+    expect(viaBacen.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(viaBacen.filter((r) => r.statusCode !== 201).map((r) => [r.statusCode, r.json().message])).toEqual(
+      Array.from({ length: 7 }, () => [409, 'This devolucao id was already used for this PIX.']),
+    );
+    const original = await h.c.db.selectFrom('transactions').selectAll().where('id', '=', pix.id).executeTakeFirstOrThrow();
+    expect(original.refunded_amount).toBe(2_000);
+    const refunds = await h.c.db.selectFrom('transactions').select('id').where('parent_id', '=', pix.id).execute();
+    expect(refunds).toHaveLength(2);
+    expect(await h.balance(account.id)).toEqual({ available: 80, blocked: 20 });
+  });
+
   it('ten concurrent refunds of 15.00 over 100.00: exactly six succeed', async () => {
     const { account, pix, token } = await accountWithReceivedPix(h, 100);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => h.api('POST', `/api/pix/refund-in/${pix.id}`, token, { refundValue: 15 })),
     );
     expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(6);
-    expect(answers.filter((r) => r.statusCode === 400).every((r) => r.json().code === 'PIX_REFUND_AMOUNT_EXCEEDS_REFUNDABLE')).toBe(true);
+    // The other four are refused for the amount (not merely 'not 201': a 500 must fail here).
+    const refused = answers.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => [r.statusCode, r.json().code])).toEqual(Array.from({ length: 4 }, () => [400, 'PIX_REFUND_AMOUNT_EXCEEDS_REFUNDABLE']));
     expect(await h.balance(account.id)).toEqual({ available: 10, blocked: 90 });
     await h.advance(2);
     expect(await h.balance(account.id)).toEqual({ available: 10, blocked: 0 });

@@ -81,7 +81,8 @@ describe('webhook relay on real PostgreSQL', () => {
     expect(counts.size).toBe(events * 2);
     for (const [key, n] of counts) expect(n, key).toBe(key.endsWith(flaky) ? 2 : 1);
     const deliveries = await h.c.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).execute();
-    expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
+    expect(deliveries).toHaveLength(events * 2);
+    expect(deliveries.filter((d) => d.status !== 'delivered')).toEqual([]);
     const logs = await h.c.db.selectFrom('webhook_logs').select(['delivery_id', 'attempt']).where('account_id', '=', accountId).execute();
     expect(logs).toHaveLength(events * 3);
     expect(new Set(logs.map((l) => `${l.delivery_id}/${l.attempt}`)).size).toBe(events * 3);

@@ -70,6 +70,28 @@ describe('production webhook registration resolves the host', () => {
     expect(broken.headers['retry-after']).toBe('5');
   });
 
+  it('one answer names every invalid field: the event, the URL and the headers together (issue 17 item 3)', async () => {
+    asked.length = 0;
+    const body = { eventType: 'payment', url: 'https://localhost./hook', headers: [{ key: 'Host', value: 'x' }, { key: 'bad key', value: 'v' }] };
+    const expected = [
+      'eventType must be one of: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected',
+      'url must not point to localhost',
+      'headers[0].key Host is a blocked header name (host, content-length, connection, transfer-encoding, content-type, user-agent)',
+      "headers[1].key must be a valid HTTP header name (letters, digits and !#$%&'*+.^_`|~-, at most 100)",
+    ];
+    const admin = await h.admin('POST', `/admin/accounts/${accountId}/webhooks`, body);
+    expect(admin.statusCode, admin.body).toBe(400);
+    expect(admin.json().message).toEqual(expected);
+    const api = await h.api('POST', '/api/webhooks', token, body);
+    expect(api.statusCode, api.body).toBe(400);
+    expect(api.json()).toMatchObject({ code: 'HTTP_ERROR', path: '/api/webhooks', message: expected });
+    // A private literal address with a bad event: both too.
+    const literal = await h.admin('POST', `/admin/accounts/${accountId}/webhooks`, { eventType: 'x', url: 'https://10.1.2.3/hook' });
+    expect(literal.json().message).toEqual([expected[0], expect.stringMatching(/^url must not point to a private address: 10\.1\.2\.3 is a private address/)]);
+    expect(asked).toEqual([]);
+    expect((await h.admin('GET', `/admin/accounts/${accountId}/webhooks`)).json().total).toBe(0);
+  });
+
   it('registers a name that resolves only to public addresses, on the admin and the public route', async () => {
     const res = await register('https://hooks.example.com/in');
     expect(res.statusCode).toBe(201);
@@ -90,6 +112,21 @@ describe('sandbox registration', () => {
     h = await startHarness({ resolver });
   });
   afterAll(() => h.close());
+
+  it('one answer names every invalid field (issue 17 item 3): the sandbox URL rule beside the schema', async () => {
+    const { id } = await h.createAccount();
+    const res = await h.admin('POST', `/admin/accounts/${id}/webhooks`, { eventType: 'nope', url: 'ftp://hooks.example.com/x', headers: [{ key: 'Webhook-Id', value: 'line\nbreak' }] });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toEqual([
+      'eventType must be one of: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected',
+      'url must use HTTPS (the sandbox also accepts http://localhost and http://127.0.0.1)',
+      'headers[0].key Webhook-Id is reserved for the webhook signature (webhook-id, webhook-timestamp, webhook-signature)',
+      'headers[0].value must be at most 1000 printable ASCII characters (no line breaks)',
+    ]);
+    const credentials = await h.admin('POST', `/admin/accounts/${id}/webhooks`, { eventType: 'cash_in', url: 'https://user:pw@hooks.example.com/x' });
+    expect(credentials.json().message).toEqual(['url must not contain credentials']);
+    expect((await h.admin('POST', `/admin/accounts/${id}/webhooks`, { eventType: 'cash_in', url: 'http://127.0.0.1:9/x' })).statusCode).toBe(201);
+  });
 
   it('does not resolve names (local receivers are the point of a sandbox)', async () => {
     asked.length = 0;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { reasonPhrase, toProblem, type Problem } from './problem.ts';
+import { laterPartMessages } from '../validation.ts';
 
 /**
  * The three error formats. The full envelope on `/api`, the short `{statusCode, message, error}` on
@@ -45,6 +46,8 @@ export function oauthForm(problem: Problem) {
 export function errorHandler(format: ErrorFormat, now: () => Date) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const problem = toProblem(error);
+    const failedPart = (error as { validation?: unknown; validationContext?: string }).validation ? (error as { validationContext?: string }).validationContext : undefined;
+    if (failedPart !== undefined && Array.isArray(problem.message)) problem.message = [...problem.message, ...laterPartMessages(request, failedPart)];
     if (problem.unexpected) request.log.error({ err: error, errorId: request.id }, 'unexpected error');
     else if (problem.databaseUnavailable || problem.status >= 500) {
       // Not a bug, but never silent: the cause (a lost connection, a lock or statement timeout) is logged.

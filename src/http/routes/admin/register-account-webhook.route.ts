@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { NumericId } from '../../schemas/common.ts';
-import { RegistrationBody, WebhookView, webhookView } from '../../../webhooks/http-schemas.ts';
+import { registrationBody, WebhookView, webhookView } from '../../../webhooks/http-schemas.ts';
 
 export const registerAccountWebhookRoute: RouteModule = (app, c) =>
   app.post(
@@ -12,7 +12,7 @@ export const registerAccountWebhookRoute: RouteModule = (app, c) =>
         tags: ['admin'],
         summary: "Register a webhook URL for one of the account's events (same URL again: new headers and version)",
         params: Type.Object({ id: NumericId }),
-        body: RegistrationBody,
+        body: registrationBody(c.config.mode),
         response: { 201: WebhookView },
       },
     },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { RegistrationBody } from '../../../webhooks/http-schemas.ts';
+import { RegistrationBody, registrationBody } from '../../../webhooks/http-schemas.ts';
 
 const Answer = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
@@ -25,7 +25,7 @@ export const registerWebhookRoute: RouteModule = (app, c) => {
           ? 'Register a webhook URL for one event (at most 3 active per event); the same URL again updates its headers'
           : 'Temporarily disabled: answers success false and stores nothing (WEBHOOK_ROUTES_ENABLED=true enables it)',
         security: [{ bearer: [] }],
-        ...(enabled ? { body: RegistrationBody } : {}),
+        ...(enabled ? { body: registrationBody(c.config.mode) } : {}),
         response: { 200: Answer },
       },
     },
