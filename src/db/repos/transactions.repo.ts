@@ -5,6 +5,17 @@ type Db = Kysely<DB> | Trx<DB>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
 
+/** A transactions row as a server-side function answers it (`to_jsonb(row)`): the same row, dates revived. */
+export function transactionFromJson(json: Record<string, unknown>): TransactionRow {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return {
+    ...(json as unknown as TransactionRow),
+    created_at: date(json.created_at)!,
+    updated_at: date(json.updated_at)!,
+    processed_at: date(json.processed_at),
+  };
+}
+
 /** SQL for the transactions table, shared by every feature that records a money movement. */
 export const transactionsRepo = {
   async insert(db: Db, row: NewTransaction): Promise<TransactionRow> {

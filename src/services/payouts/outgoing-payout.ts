@@ -8,7 +8,6 @@ import { MAX_AMOUNT, type Cents } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
 import type { PaymentTarget, Settlement } from '../settlement/settlement.service.ts';
 import { createPayoutAdmission } from './payout-admission.ts';
 import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
@@ -57,7 +56,6 @@ export interface PayoutRequest {
 export function createOutgoingPayouts(deps: {
   db: Kysely<DB>;
   clock: Clock;
-  ledger: Ledger;
   settlement: Settlement;
   creditOnUs: OnUsCredit;
   onUsCharges: OnUsCharges;
@@ -101,7 +99,7 @@ export function createOutgoingPayouts(deps: {
     return finished ?? tx;
   }
 
-  const admit = createPayoutAdmission({ clock: deps.clock, ledger: deps.ledger, settlement: deps.settlement, settleOnUs });
+  const admit = createPayoutAdmission({ clock: deps.clock, settlement: deps.settlement, settleOnUs });
 
   /**
    * One payout in its own transaction: a batch of one through the same admission (on-us payouts,

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction as Trx } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -19,9 +19,8 @@ const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serializati
 
 /**
  * Group commit for network payouts. Requests that arrive while the database is busy (or in the
- * same event-loop turn) are admitted together in ONE transaction by the one admission
- * (`payout-admission.ts`), so one durable commit and a fixed number of statements serve the whole
- * batch. A deadlock or serialization failure reruns the batch; any other failure runs each item
+ * same event-loop turn) are admitted together by the one admission (`payout-admission.ts`): ONE
+ * server-side call, one round trip and one durable commit serve the whole batch. A deadlock or serialization failure reruns the batch; any other failure runs each item
  * alone (a batch of one), so one bad item can never fail the others.
  */
 export function createPayoutBatcher(deps: {
@@ -88,7 +87,8 @@ export function createPayoutBatcher(deps: {
   async function run(batch: Item[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const outcomes = await deps.db.transaction().execute((trx: Trx<DB>) => deps.admit(trx, batch.map((item) => item.req)));
+        // One statement outside any transaction: the admission commits on its own, in one round trip.
+        const outcomes = await deps.admit(deps.db, batch.map((item) => item.req));
         batch.forEach((item, i) => {
           const o = outcomes[i]!;
           if (o instanceof Error) item.reject(o);

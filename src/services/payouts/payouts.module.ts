@@ -48,7 +48,6 @@ export function createPayoutsModule(deps: {
   const payouts = createOutgoingPayouts({
     db,
     clock,
-    ledger,
     settlement,
     creditOnUs,
     onUsCharges: deps.onUsCharges,

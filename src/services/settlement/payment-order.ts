@@ -15,7 +15,10 @@ export interface PaymentStepPayload {
 }
 
 /** The order the network gets for a PENDING, held debit: our public id is its idempotency key. */
-export function paymentOrderOf(tx: TransactionRow, target: PaymentTarget): PaymentOrder {
+export function paymentOrderOf(
+  tx: Pick<TransactionRow, 'transaction_id' | 'kind' | 'original_amount' | 'description' | 'created_at' | 'scenario'>,
+  target: PaymentTarget,
+): PaymentOrder {
   return {
     reference: tx.transaction_id,
     kind: tx.kind === 'REFUND_IN' ? 'refund' : 'payout',

@@ -16,7 +16,7 @@ export const PAYMENT_STEPS = {
 } as const;
 
 /** A step that failed unexpectedly retries for about a day (2 s doubling, at most 5 min), then waits for an operator. */
-const MAX_ATTEMPTS = 300;
+export const PAYMENT_STEP_MAX_ATTEMPTS = 300;
 const RETRY_SOON_MS = 5_000;
 
 type CheckAnswer = PaymentStatus | { status: 'finished' };
@@ -87,13 +87,13 @@ export function registerPaymentSteps(deps: {
   }
 
   scheduler.registerStep<PaymentStepPayload, SubmitAnswer>(PAYMENT_STEPS.submit, {
-    maxAttempts: MAX_ATTEMPTS,
+    maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS,
     call: (jobs) => ask('submission', jobs.length, () => network.submitPayments(jobs.map((j) => fromStepPayload(j.payload)))),
     record: (trx, done) => record(trx, done.map(({ job, answer }) => ({ payload: job.payload, answer }))),
   });
 
   scheduler.registerStep<PaymentStepPayload, CheckAnswer>(PAYMENT_STEPS.check, {
-    maxAttempts: MAX_ATTEMPTS,
+    maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS,
     async call(jobs) {
       // A notice may have finished some already: only the still-PENDING ones are asked about.
       const open = new Set(

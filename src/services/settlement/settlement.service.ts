@@ -6,11 +6,12 @@ import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
-import type { PixNetwork } from '../../network/pix-network.ts';
-import { paymentOrderOf, toStepPayload, type PaymentTarget } from './payment-order.ts';
-import { PAYMENT_STEPS, registerPaymentSteps } from './payment-steps.ts';
+import type { PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
+import { paymentOrderOf, toStepPayload, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
+import { PAYMENT_STEP_MAX_ATTEMPTS, PAYMENT_STEPS, registerPaymentSteps } from './payment-steps.ts';
 
 export type { PaymentTarget } from './payment-order.ts';
+export { paymentOrderOf } from './payment-order.ts';
 
 /** What each origin does once its payment settled or was rejected: emit its events, undo its counters. */
 export interface SettlementHook {
@@ -86,7 +87,7 @@ export function createSettlement(deps: {
     return finished;
   }
 
-  /** The submit step's job for a PENDING, held debit (a batch writes many in one statement). */
+  /** The submit step's job for a PENDING, held debit. */
   function submitJob(tx: TransactionRow, target: PaymentTarget): { runAt: Date; payload: Record<string, unknown> } {
     return { runAt: deps.clock.now(), payload: { ...toStepPayload(tx.id, paymentOrderOf(tx, target)) } };
   }
@@ -109,10 +110,13 @@ export function createSettlement(deps: {
       const job = submitJob(tx, target);
       await deps.scheduler.schedule(trx, PAYMENT_STEPS.submit, job.runAt, job.payload);
     },
-    submitJob,
-    /** Many submit jobs as one INSERT statement (at least one), to run inside the caller's CTE. */
-    startManyStatement(jobs: Array<{ runAt: Date; payload: Record<string, unknown> }>) {
-      return deps.scheduler.scheduleManyStatement(PAYMENT_STEPS.submit, jobs);
+    /**
+     * The submit step of a debit about to be stored by a server-side admission, which writes the job
+     * itself (with the row's id) in the admitting statement: its kind, attempts and payload.
+     */
+    submitStep(order: PaymentOrder): { kind: string; maxAttempts: number; payload: Omit<PaymentStepPayload, 'id'> } {
+      const { order: serialized } = toStepPayload(0, order);
+      return { kind: PAYMENT_STEPS.submit, maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS, payload: { order: serialized } };
     },
     /**
      * A network notice: the payment with our reference settled or was rejected. Idempotent: a
