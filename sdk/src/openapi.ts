@@ -3872,7 +3872,7 @@ export interface operations {
                  * @example {
                  *       "refundValue": 50,
                  *       "reason": "Produto devolvido",
-                 *       "externalId": "refund-1042-1"
+                 *       "externalId": "dev10421"
                  *     }
                  */
                 "application/json": {

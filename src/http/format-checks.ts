@@ -108,7 +108,10 @@ function pixKeyKeyword(rule: PixKeyRule, data: Record<string, unknown>, _parent:
   return false;
 }
 
-export function addFormatChecks(ajv: Ajv): void {
+/** Any ajv instance (draft-07 or 2020-12): only its format and keyword registries are used. */
+export type FormatRegistry = Pick<Ajv, 'addFormat' | 'addKeyword'>;
+
+export function addFormatChecks(ajv: FormatRegistry): void {
   for (const [name, check] of Object.entries(formatChecks)) ajv.addFormat(name, { type: 'string', validate: check.validate });
   ajv.addKeyword({ keyword: 'x-pix-key', type: 'object', schemaType: 'object', errors: true, validate: pixKeyKeyword as never });
 }

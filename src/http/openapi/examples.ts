@@ -43,7 +43,7 @@ export const OPERATION_EXAMPLES: Record<string, Examples> = {
     responses: { 201: { transactionId: TX, externalId: 'qr-3301', status: 'PENDING', generateTime: AT } },
   },
   createRefundIn: {
-    request: { refundValue: 50.0, reason: 'Produto devolvido', externalId: 'refund-1042-1' },
+    request: { refundValue: 50.0, reason: 'Produto devolvido', externalId: 'dev10421' },
   },
   putCob: {
     request: {
