@@ -79,7 +79,8 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     // A refusal is counted, and its access line kept at debug (issue 12): a flood of bad tokens must
     // not become a flood of info lines.
     if (refused) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
-    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip }, 'request');
+    // `ip` and `proto` are the client's as a trusted proxy states them (X-Forwarded-For/-Proto), else the socket's.
+    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip, proto: request.protocol }, 'request');
   });
 
   // Decisions 4.13: the OpenAPI document names the scope each bearer route needs.
