@@ -62,6 +62,18 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Graceful shutdown: once the app is closing, an HTTP/1.x answer (a request that was in flight)
+  // ends its keep-alive connection, so the drained connection closes with it instead of holding the
+  // exit until the 10 s bound (a front proxy keeps idle upstream connections open).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+    done(null, payload);
+  });
   // A POST, PUT or PATCH sent without a body is judged as an empty object: required fields are then
   // named one by one, and routes whose fields are all optional accept it.
   app.addHook('preValidation', async (request) => {
@@ -79,7 +91,8 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     // A refusal is counted, and its access line kept at debug (issue 12): a flood of bad tokens must
     // not become a flood of info lines.
     if (refused) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
-    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip }, 'request');
+    // `ip` and `proto` are the client's as a trusted proxy states them (X-Forwarded-For/-Proto), else the socket's.
+    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip, proto: request.protocol }, 'request');
   });
 
   // Decisions 4.13: the OpenAPI document names the scope each bearer route needs.

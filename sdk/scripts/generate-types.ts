@@ -1,7 +1,7 @@
 /**
  * Regenerates sdk/src/openapi.ts from the service's OpenAPI document (openapi-typescript).
  * `npm run sdk:types` writes it; `npm run sdk:types -- --check` fails when the file is out of date
- * (CI runs the check through test/sdk/generated-types.test.ts).
+ * (the suite runs the same comparison in test/sdk/generated-client.test.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

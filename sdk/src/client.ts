@@ -14,6 +14,11 @@ export interface PixClientOptions {
   /** The client certificate (PEM) the credentials are registered with; `key` is needed for TLS. */
   certificate: { cert: string; key?: string };
   /**
+   * The certificate(s) (PEM) to trust for the service's own TLS certificate when it is not signed by a
+   * public CA (a self-signed test deployment, deploy/make-dev-certs.sh). Default: Node's trusted CAs.
+   */
+  ca?: string | string[];
+  /**
    * How the certificate reaches the service: `tls` presents it in the TLS handshake; `header` sends it
    * in X-SSL-Client-Cert (the sandbox over http, or a proxy that forwards it). Default: `tls` for
    * https, `header` for http.
@@ -48,7 +53,11 @@ export function createPixClient(options: PixClientOptions): PixClient {
   const transport = options.certificateTransport ?? (baseUrl.startsWith('https:') ? 'tls' : 'header');
   if (transport === 'tls' && !options.certificate.key) throw new TypeError('certificate.key is needed to present the certificate over TLS');
   const certificateHeader = transport === 'header' ? encodeURIComponent(options.certificate.cert) : undefined;
-  const dispatcher = transport === 'tls' ? new Agent({ connect: { cert: options.certificate.cert, key: options.certificate.key! } }) : undefined;
+  const connect = {
+    ...(transport === 'tls' ? { cert: options.certificate.cert, key: options.certificate.key! } : {}),
+    ...(options.ca ? { ca: options.ca } : {}),
+  };
+  const dispatcher = Object.keys(connect).length > 0 ? new Agent({ connect }) : undefined;
 
   const raw = async (request: Request): Promise<Response> => {
     if (certificateHeader) request.headers.set('x-ssl-client-cert', certificateHeader);

@@ -1275,6 +1275,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "EC",
+                     *           "crv": "P-256",
+                     *           "x": "nMGzOQ7bTkrwpVn-DsyM1fsLGO_VcCUOfqaDaeWvUHY",
+                     *           "y": "G5K8bdqpd9NgZz7FYRaRyo4WVJRKSqiLPoW7XiPGQW8",
+                     *           "kid": "v8t_WduYkM_JQnx6H2LuB2wGWUZlxJv0CG-pgyNrVn4",
+                     *           "alg": "ES256",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         keys: {
                             alg: string;
@@ -1325,6 +1340,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://pix.example.com",
+                     *       "token_endpoint": "https://pix.example.com/oauth/token",
+                     *       "token_endpoint_auth_methods_supported": [
+                     *         "client_secret_basic",
+                     *         "client_secret_post"
+                     *       ],
+                     *       "grant_types_supported": [
+                     *         "client_credentials"
+                     *       ],
+                     *       "response_types_supported": [],
+                     *       "scopes_supported": [
+                     *         "pix:read",
+                     *         "pix:write",
+                     *         "balance:read",
+                     *         "webhook:read",
+                     *         "webhook:write"
+                     *       ],
+                     *       "jwks_uri": "https://pix.example.com/.well-known/jwks.json",
+                     *       "service_documentation": "https://pix.example.com/docs",
+                     *       "tls_client_certificate_bound_access_tokens": true,
+                     *       "api_token_endpoint": "https://pix.example.com/api/auth/token",
+                     *       "api_token_endpoint_auth_methods_supported": [
+                     *         "client_secret_post"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * Format: uri
@@ -1393,6 +1436,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "eventDate": "2026-11-20T15:00:05.000Z",
+                     *           "balanceAmount": {
+                     *             "available": 1000,
+                     *             "blocked": 0,
+                     *             "overdraft": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             balanceAmount: {
@@ -1591,6 +1648,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Loja Exemplo Ltda",
+                     *       "document": "11222333000181",
+                     *       "type": "COMPANY",
+                     *       "pixKey": "46065c7b-d59b-4c75-a779-72c97c593223",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "balance": {
+                     *         "available": 0,
+                     *         "blocked": 0
+                     *       },
+                     *       "limits": {
+                     *         "perTransaction": 100000,
+                     *         "daily": 1000000,
+                     *         "nightly": 50000
+                     *       },
+                     *       "fees": {
+                     *         "cashIn": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         },
+                     *         "cashOut": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         }
+                     *       },
+                     *       "splitFrequency": "DAILY"
+                     *     }
+                     */
                     "application/json": {
                         balance: {
                             available: number;
@@ -1694,6 +1781,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     pem?: string;
                 };
@@ -1706,6 +1794,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fingerprint": "4393ba1e67ea61135bb9ea78c51ac350ef70265c8f6de17ba83300be6e52a2cd",
+                     *       "subject": "CN=Loja Exemplo Ltda (account 1), O=pix-account-service",
+                     *       "notBefore": "2026-11-20T14:59:00.000Z",
+                     *       "notAfter": "2027-11-20T15:00:00.000Z",
+                     *       "certificatePem": "-----BEGIN CERTIFICATE-----\nMIIBsDCCAVWgAwIBAgIQEZoGM9hh08ZQtHmPxgSRFDAKBggqhkjOPQQDAjBGMSYw\nJAYDVQQDEx1Mb2phIEV4ZW1wbG8gTHRkYSAoYWNjb3VudCAxKTEcMBoGA1UEChMT\ncGl4LWFjY291bnQtc2VydmljZTAeFw0yNjExMjAxNDU5MDBaFw0yNzExMjAxNTAw\nMDBaMEYxJjAkBgNVBAMTHUxvamEgRXhlbXBsbyBMdGRhIChhY2NvdW50IDEpMRww\nGgYDVQQKExNwaXgtYWNjb3VudC1zZXJ2aWNlMFkwEwYHKoZIzj0CAQYIKoZIzj0D\nAQcDQgAEY6iukUQI5pYCMtzM+mr6nKkKB4k2Qb5T5Q2I9Z8ifh4/YlCpif4qKCEI\n9F1i09C/IIE5nG7NZ9JmDLSbbq9i8aMlMCMwDAYDVR0TAQH/BAIwADATBgNVHSUE\nDDAKBggrBgEFBQcDAjAKBggqhkjOPQQDAgNJADBGAiEAo7ng8ppdz7CWsuyrLae2\nOy0RtTZRs3uXg5VZ2vx5DCECIQDJSuq7+TvkmJEHXI2o+N2YDZihBCeqgOdakpPd\niu9Svg==\n-----END CERTIFICATE-----",
+                     *       "privateKeyPem": "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg (shortened) \n-----END PRIVATE KEY-----\n"
+                     *     }
+                     */
                     "application/json": {
                         certificatePem?: string;
                         /** @description SHA-256 of the DER, hex */
@@ -1818,6 +1916,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "pix:read",
+                 *         "pix:write",
+                 *         "balance:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     clientSecret?: string;
                     scopes?: ("pix:read" | "pix:write" | "balance:read" | "webhook:read" | "webhook:write")[];
@@ -1831,6 +1938,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "d8b2fc9d-73cc-4cd3-889f-569add9fee84",
+                     *       "clientSecret": "P88RyDjYhxjG178NXjYW4FHq1dtLsJVy_Etu",
+                     *       "scopes": [
+                     *         "pix:read",
+                     *         "pix:write",
+                     *         "balance:read"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         clientId: string;
                         clientSecret: string;
@@ -1928,6 +2046,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cashIn": {
+                 *         "fixed": 0,
+                 *         "percent": 0.99
+                 *       },
+                 *       "cashOut": {
+                 *         "fixed": 0.5,
+                 *         "percent": 0
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     cashIn?: {
                         /**
@@ -1963,6 +2093,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cashIn": {
+                     *         "fixed": 0,
+                     *         "percent": 0.99
+                     *       },
+                     *       "cashOut": {
+                     *         "fixed": 0.5,
+                     *         "percent": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         cashIn: {
                             fixed: number;
@@ -2065,6 +2207,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "perTransaction": 5000,
+                 *       "daily": 20000,
+                 *       "nightly": 1000
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: money
@@ -2091,6 +2240,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "perTransaction": 5000,
+                     *       "daily": 20000,
+                     *       "nightly": 1000
+                     *     }
+                     */
                     "application/json": {
                         daily: number;
                         nightly: number;
@@ -2188,6 +2344,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "financeiro@lojaexemplo.com.br"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                 };
@@ -2200,6 +2361,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "email": "financeiro@lojaexemplo.com.br",
+                     *       "invitationUrl": "https://pix.example.com/portal/invitations/G2Rd5oXIcO2uuq26zeLb_rzezfIZdz9s1N_gNL_U_zM"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         id: number;
@@ -2306,6 +2474,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "frequency": "DAILY"
+                 *     }
+                 */
                 "application/json": {
                     /** @description when non-immediate split shares are paid: at once, at the next full hour, or daily at 00:00 America/Sao_Paulo */
                     frequency: "IMMEDIATE" | "HOURLY" | "DAILY";
@@ -2319,6 +2492,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "frequency": "DAILY"
+                     *     }
+                     */
                     "application/json": {
                         /** @description when non-immediate split shares are paid: at once, at the next full hour, or daily at 00:00 America/Sao_Paulo */
                         frequency: "IMMEDIATE" | "HOURLY" | "DAILY";
@@ -2421,6 +2599,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_Bbjow9z3kxNiGlJzNn+nlJ6avbVaAxubPHTLiwhEE+U="
+                     *     }
+                     */
                     "application/json": {
                         secret: string;
                     };
@@ -2504,6 +2687,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accountId": 1,
+                     *       "webhooks": [
+                     *         {
+                     *           "id": 1,
+                     *           "type": "cash_in",
+                     *           "url": "https://example.com/pix/webhooks",
+                     *           "headers": {
+                     *             "x-api-key": "my-receiver-key"
+                     *           },
+                     *           "isActive": true,
+                     *           "version": 1,
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "updatedAt": "2026-11-20T15:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": {
                         accountId: number;
                         total: number;
@@ -2634,6 +2837,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "type": "cash_in",
+                     *       "url": "https://example.com/pix/webhooks",
+                     *       "headers": {
+                     *         "x-api-key": "my-receiver-key"
+                     *       },
+                     *       "isActive": true,
+                     *       "version": 1,
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         createdAt: string;
                         headers: {
@@ -2824,6 +3041,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "checkedAt": "2026-11-20T16:00:35.000Z",
+                     *       "postings": {
+                     *         "count": 26,
+                     *         "total": 0
+                     *       },
+                     *       "unbalancedJournals": {
+                     *         "count": 0,
+                     *         "items": []
+                     *       },
+                     *       "drift": {
+                     *         "count": 0,
+                     *         "items": []
+                     *       },
+                     *       "negativeBalances": {
+                     *         "count": 0,
+                     *         "items": []
+                     *       },
+                     *       "systemAccounts": [
+                     *         {
+                     *           "code": "fee_revenue",
+                     *           "balance": 0
+                     *         },
+                     *         {
+                     *           "code": "med_clearing",
+                     *           "balance": 0
+                     *         },
+                     *         {
+                     *           "code": "network:sandbox",
+                     *           "balance": 160
+                     *         },
+                     *         {
+                     *           "code": "network:unconfigured",
+                     *           "balance": 0
+                     *         },
+                     *         {
+                     *           "code": "onus_clearing",
+                     *           "balance": 0
+                     *         },
+                     *         {
+                     *           "code": "suspense",
+                     *           "balance": 0
+                     *         },
+                     *         {
+                     *           "code": "world",
+                     *           "balance": -1000
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         checkedAt: string;
@@ -2928,6 +3197,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ops@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
                 "application/json": {
                     email: string;
                     /** @description at least 12 characters */
@@ -2942,6 +3217,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "email": "ops@example.com"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         id: number;
@@ -3259,6 +3540,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "grossBalance": 1000,
+                     *       "blockedBalance": 0,
+                     *       "netBalance": 1000,
+                     *       "consultedAt": "2026-11-20T15:00:05.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @description reserved for operations in processing, BRL */
                         blockedBalance: number;
@@ -3333,6 +3622,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "endToEnd": "E60746948202611201500OTlFSd4o368",
+                     *           "status": "ANALYZED",
+                     *           "reason": "REFUND_REQUEST",
+                     *           "cause": "SCAM",
+                     *           "description": null,
+                     *           "analysisResult": "REJECTED",
+                     *           "analysisDetails": "Pagamento legítimo: produto entregue",
+                     *           "requestingBank": {
+                     *             "ispb": "60746948",
+                     *             "name": "Banco Bradesco S.A."
+                     *           },
+                     *           "contestedBank": {
+                     *             "ispb": "99999999",
+                     *             "name": "PIX Account Sandbox"
+                     *           },
+                     *           "transaction": {
+                     *             "amount": 150,
+                     *             "type": "PIX",
+                     *             "transactionType": "CASH_IN",
+                     *             "name": "Maria da Silva",
+                     *             "document": "***.444.777-**",
+                     *             "dateTime": "2026-11-20T15:00:05.000Z"
+                     *           },
+                     *           "isReconciled": true,
+                     *           "originalTransactionId": 2,
+                     *           "createdAt": "2026-11-20T15:00:35.000Z",
+                     *           "updatedAt": "2026-11-20T15:00:35.000Z"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "pageSize": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Med"][];
                         metadata: {
@@ -3872,7 +4203,7 @@ export interface operations {
                  * @example {
                  *       "refundValue": 50,
                  *       "reason": "Produto devolvido",
-                 *       "externalId": "refund-1042-1"
+                 *       "externalId": "dev10421"
                  *     }
                  */
                 "application/json": {
@@ -3897,6 +4228,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "a78ca9ac-4353-4013-8721-2a57f3b61df9",
+                     *       "externalId": "dev10421",
+                     *       "status": "PENDING",
+                     *       "refundValue": 50,
+                     *       "providerTransactionId": "D999999992026112015000vebXIsjBfE",
+                     *       "generateTime": "2026-11-20T15:00:10.000Z"
+                     *     }
+                     */
                     "application/json": {
                         externalId: string;
                         /** Format: date-time */
@@ -4003,6 +4344,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2",
+                     *       "externalId": "order-1042",
+                     *       "type": "PAYMENT",
+                     *       "status": "CONFIRMED",
+                     *       "originalAmount": 150,
+                     *       "feeAmount": 0,
+                     *       "finalAmount": 150,
+                     *       "e2eId": "E60746948202611201500OTlFSd4o368",
+                     *       "counterpartName": "Maria da Silva",
+                     *       "counterpartDocument": "***.444.777-**",
+                     *       "counterpartAccountBankCode": "237",
+                     *       "counterpartAccountBranch": null,
+                     *       "counterpartAccountNumber": null,
+                     *       "counterpartAccountIspb": "60746948",
+                     *       "counterpartAccountBankName": "Banco Bradesco S.A.",
+                     *       "createdAt": "2026-11-20T15:00:05.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:05.000Z",
+                     *       "processedAt": "2026-11-20T15:00:05.000Z"
+                     *     }
+                     */
                     "application/json": {
                         counterpartAccountBankCode: string | null;
                         counterpartAccountBankName: string | null;
@@ -4095,6 +4458,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description used for this resend only, not stored */
                     url?: string;
@@ -4108,6 +4472,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Webhook resent to 1 URL; first attempt: the receiver answered 200",
+                     *       "webhookLogId": 5,
+                     *       "sentAt": "2026-11-20T15:00:35.000Z",
+                     *       "statusCode": 200
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         sentAt: string;
@@ -4230,6 +4602,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "transactionId": "fd3c6669-c1dd-46d2-85e8-3e57153b4268",
+                     *           "externalId": null,
+                     *           "status": "Confirmado",
+                     *           "operationType": "Refund out",
+                     *           "movementType": "CREDIT",
+                     *           "originalAmount": 89.9,
+                     *           "feeAmount": 0,
+                     *           "finalAmount": 89.9,
+                     *           "endToEndId": "D58160789202611201500POL1tw2kXh7",
+                     *           "createdAt": "2026-11-20T15:00:20.000Z",
+                     *           "processedAt": "2026-11-20T15:00:20.000Z",
+                     *           "counterpart": {
+                     *             "name": "Maria da Silva",
+                     *             "document": "***.444.777-**",
+                     *             "bank": {
+                     *               "bankISPB": "58160789",
+                     *               "bankName": "Banco Safra S.A.",
+                     *               "bankCode": "422",
+                     *               "accountBranch": "5953",
+                     *               "accountNumber": "303952-2"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "transactionId": "fd023564-25af-460d-9b7a-7dfee7fbedc1",
+                     *           "externalId": "payout-2201",
+                     *           "status": "Confirmado",
+                     *           "operationType": "Pix out",
+                     *           "movementType": "DEBIT",
+                     *           "originalAmount": 89.9,
+                     *           "feeAmount": 0,
+                     *           "finalAmount": 89.9,
+                     *           "endToEndId": "E99999999202611201500TGFSOxOw8wX",
+                     *           "createdAt": "2026-11-20T15:00:15.000Z",
+                     *           "processedAt": "2026-11-20T15:00:20.000Z",
+                     *           "counterpart": {
+                     *             "name": "Maria da Silva",
+                     *             "document": "***.444.777-**",
+                     *             "bank": {
+                     *               "bankISPB": "58160789",
+                     *               "bankName": "Banco Safra S.A.",
+                     *               "bankCode": "422",
+                     *               "accountBranch": "5953",
+                     *               "accountNumber": "303952-2"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "page": 1,
+                     *         "size": 2,
+                     *         "total": 5,
+                     *         "totalPages": 3,
+                     *         "hasNext": true,
+                     *         "hasPrevious": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             counterpart: {
@@ -4333,6 +4767,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accountId": 1,
+                     *       "webhooks": [],
+                     *       "total": 0
+                     *     }
+                     */
                     "application/json": {
                         accountId: number;
                         total: number;
@@ -4411,6 +4852,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Webhook registration through the API is temporarily disabled; webhooks are managed in the account dashboard. Nothing was stored."
+                     *     }
+                     */
                     "application/json": {
                         message: string;
                         success: boolean;
@@ -4502,6 +4949,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "calendario": {
+                     *         "criacao": "2026-11-20T15:00:30.000Z",
+                     *         "expiracao": 3600
+                     *       },
+                     *       "txid": "fatura2026110000000000000001",
+                     *       "revisao": 0,
+                     *       "loc": {
+                     *         "id": 2,
+                     *         "txid": "fatura2026110000000000000001",
+                     *         "location": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/891ffb7d46eddedf7151694c17f1ec375204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63040417",
+                     *         "tipoCob": "cob",
+                     *         "criacao": "2026-11-20T15:00:30.000Z"
+                     *       },
+                     *       "location": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/891ffb7d46eddedf7151694c17f1ec375204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63040417",
+                     *       "status": "ATIVA",
+                     *       "valor": {
+                     *         "original": "123.45",
+                     *         "modalidadeAlteracao": 0
+                     *       },
+                     *       "chave": "46065c7b-d59b-4c75-a779-72c97c593223",
+                     *       "pixCopiaECola": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/891ffb7d46eddedf7151694c17f1ec375204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63040417",
+                     *       "devedor": {
+                     *         "nome": "Empresa Exemplo Ltda",
+                     *         "cnpj": "11222333000181"
+                     *       },
+                     *       "solicitacaoPagador": "Fatura 2026-11"
+                     *     }
+                     */
                     "application/json": {
                         calendario: {
                             /** Format: date-time */
@@ -4682,6 +5159,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "calendario": {
+                     *         "criacao": "2026-11-20T15:00:30.000Z",
+                     *         "expiracao": 3600
+                     *       },
+                     *       "txid": "fatura2026110000000000000001",
+                     *       "revisao": 0,
+                     *       "loc": {
+                     *         "id": 2,
+                     *         "txid": "fatura2026110000000000000001",
+                     *         "location": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/891ffb7d46eddedf7151694c17f1ec375204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63040417",
+                     *         "tipoCob": "cob",
+                     *         "criacao": "2026-11-20T15:00:30.000Z"
+                     *       },
+                     *       "location": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/891ffb7d46eddedf7151694c17f1ec375204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63040417",
+                     *       "status": "ATIVA",
+                     *       "valor": {
+                     *         "original": "123.45",
+                     *         "modalidadeAlteracao": 0
+                     *       },
+                     *       "chave": "46065c7b-d59b-4c75-a779-72c97c593223",
+                     *       "pixCopiaECola": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/891ffb7d46eddedf7151694c17f1ec375204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63040417",
+                     *       "devedor": {
+                     *         "nome": "Empresa Exemplo Ltda",
+                     *         "cnpj": "11222333000181"
+                     *       },
+                     *       "solicitacaoPagador": "Fatura 2026-11"
+                     *     }
+                     */
                     "application/json": {
                         calendario: {
                             /** Format: date-time */
@@ -4829,6 +5336,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     status: "REMOVIDA_PELO_USUARIO_RECEBEDOR";
@@ -4842,6 +5354,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "calendario": {
+                     *         "criacao": "2026-11-20T15:00:30.000Z",
+                     *         "expiracao": 3600
+                     *       },
+                     *       "txid": "fatura2026110000000000000002",
+                     *       "revisao": 1,
+                     *       "loc": {
+                     *         "id": 3,
+                     *         "txid": "fatura2026110000000000000002",
+                     *         "location": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/1ccf39447ea1ca4e5e2b204a6b45a0105204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***6304DB2C",
+                     *         "tipoCob": "cob",
+                     *         "criacao": "2026-11-20T15:00:30.000Z"
+                     *       },
+                     *       "location": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/1ccf39447ea1ca4e5e2b204a6b45a0105204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***6304DB2C",
+                     *       "status": "REMOVIDA_PELO_USUARIO_RECEBEDOR",
+                     *       "valor": {
+                     *         "original": "123.45",
+                     *         "modalidadeAlteracao": 0
+                     *       },
+                     *       "chave": "46065c7b-d59b-4c75-a779-72c97c593223",
+                     *       "pixCopiaECola": "00020101021226750014br.gov.bcb.pix2553127.0.0.1:3000/qr/v2/1ccf39447ea1ca4e5e2b204a6b45a0105204000053039865406123.455802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***6304DB2C",
+                     *       "devedor": {
+                     *         "nome": "Empresa Exemplo Ltda",
+                     *         "cnpj": "11222333000181"
+                     *       },
+                     *       "solicitacaoPagador": "Fatura 2026-11"
+                     *     }
+                     */
                     "application/json": {
                         calendario: {
                             /** Format: date-time */
@@ -5026,6 +5568,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endToEndId": "51299f4e-86f4-4277-a639-1df5276bd541",
+                     *       "eventDate": "2026-11-20T15:00:25.000Z",
+                     *       "id": 6,
+                     *       "payment": {
+                     *         "amount": 250,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "type": "PENDING"
+                     *     }
+                     */
                     "application/json": {
                         /** @description provisionally the idempotency key; the real one arrives with settlement */
                         endToEndId: string;
@@ -5145,6 +5699,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endToEndId": "E99999999202611201500YfOiS46vVi9",
+                     *       "eventDate": "2026-11-20T15:00:30.000Z",
+                     *       "id": 6,
+                     *       "payment": {
+                     *         "amount": 250,
+                     *         "currency": "BRL"
+                     *       },
+                     *       "type": "COMPLETED"
+                     *     }
+                     */
                     "application/json": {
                         /** @description provisionally the idempotency key; the real one arrives with settlement */
                         endToEndId: string;
@@ -5234,6 +5800,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -5317,7 +5888,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "clientId": "3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24",
-                 *       "clientSecret": "cs_live_5Jk9Qw2Zr7Tx"
+                 *       "clientSecret": "cs_5Jk9Qw2Zr7Tx"
                  *     }
                  */
                 "application/json": {
@@ -5355,6 +5926,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjMwMDAifQ.c2ln",
+                     *       "token_type": "Bearer",
+                     *       "expires_in": 1800,
+                     *       "scope": "pix:read"
+                     *     }
+                     */
                     "application/json": {
                         access_token: string;
                         expires_in: number;
@@ -5504,6 +6083,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dev20261120a",
+                     *       "rtrId": "D99999999202611201500uRwWY6L79z8",
+                     *       "valor": "10.00",
+                     *       "natureza": "ORIGINAL",
+                     *       "horario": {
+                     *         "solicitacao": "2026-11-20T15:00:30.000Z",
+                     *         "liquidacao": "2026-11-20T15:00:35.000Z"
+                     *       },
+                     *       "status": "DEVOLVIDO",
+                     *       "descricao": "Devolução parcial do pedido 1042"
+                     *     }
+                     */
                     "application/json": {
                         descricao?: string;
                         horario: {
@@ -5594,6 +6187,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "valor": "10.00",
+                 *       "natureza": "ORIGINAL",
+                 *       "descricao": "Devolução parcial do pedido 1042"
+                 *     }
+                 */
                 "application/json": {
                     descricao?: string;
                     natureza?: "ORIGINAL" | "RETIRADA";
@@ -5612,6 +6212,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dev20261120a",
+                     *       "rtrId": "D99999999202611201500uRwWY6L79z8",
+                     *       "valor": "10.00",
+                     *       "natureza": "ORIGINAL",
+                     *       "horario": {
+                     *         "solicitacao": "2026-11-20T15:00:30.000Z"
+                     *       },
+                     *       "status": "EM_PROCESSAMENTO",
+                     *       "descricao": "Devolução parcial do pedido 1042"
+                     *     }
+                     */
                     "application/json": {
                         descricao?: string;
                         horario: {
@@ -5796,6 +6409,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": "ok",
+                     *         "migrations": "ok",
+                     *         "scheduler": "ok"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checks: {
                             database: "ok" | string;
@@ -5884,6 +6507,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "transactionId": "2da5409c-5022-4dca-a8a8-ff15728caf22",
+                     *       "externalId": "order-1042",
+                     *       "type": "PAYMENT",
+                     *       "status": "CONFIRMED",
+                     *       "movementType": "CREDIT",
+                     *       "originalAmount": 150,
+                     *       "feeAmount": 0,
+                     *       "finalAmount": 150,
+                     *       "endToEndId": "E60746948202611201500OTlFSd4o368",
+                     *       "counterpart": {
+                     *         "name": "Maria da Silva",
+                     *         "document": "***.444.777-**",
+                     *         "bank": {
+                     *           "bankISPB": "60746948",
+                     *           "bankName": "Banco Bradesco S.A.",
+                     *           "bankCode": "237",
+                     *           "accountBranch": null,
+                     *           "accountNumber": null
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-11-20T15:00:05.000Z",
+                     *       "processedAt": "2026-11-20T15:00:05.000Z"
+                     *     }
+                     */
                     "application/json": {
                         counterpart: unknown;
                         createdAt: string;
@@ -5995,6 +6645,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "seconds": 3600
+                 *     }
+                 */
                 "application/json": {
                     seconds: number;
                 };
@@ -6007,6 +6662,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-20T16:00:35.000Z",
+                     *       "jobsRun": 2
+                     *     }
+                     */
                     "application/json": {
                         jobsRun: number;
                         now: string;
@@ -6131,6 +6792,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "transactionId": "640d82ba-415a-4b1c-9d47-f2916abc88f4",
+                     *       "externalId": null,
+                     *       "type": "PAYMENT",
+                     *       "status": "CONFIRMED",
+                     *       "movementType": "CREDIT",
+                     *       "originalAmount": 1000,
+                     *       "feeAmount": 0,
+                     *       "finalAmount": 1000,
+                     *       "endToEndId": "E00000000202611201500ZKZBUVL7nq6",
+                     *       "counterpart": {
+                     *         "name": "João Souza",
+                     *         "document": "***.982.247-**",
+                     *         "bank": {
+                     *           "bankISPB": "00000000",
+                     *           "bankName": "Banco do Brasil S.A.",
+                     *           "bankCode": "001",
+                     *           "accountBranch": null,
+                     *           "accountNumber": null
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "processedAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         counterpart: unknown;
                         createdAt: string;
@@ -6233,6 +6921,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "maria.silva@example.com",
+                 *       "keyType": "EMAIL",
+                 *       "name": "Maria da Silva",
+                 *       "document": "11144477735",
+                 *       "ispb": "60746948",
+                 *       "branch": "0001",
+                 *       "account": "123456"
+                 *     }
+                 */
                 "application/json": {
                     account?: string;
                     /** @description with the admin token (not needed otherwise) */
@@ -6261,6 +6960,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key": "maria.silva@example.com",
+                     *       "keyType": "EMAIL",
+                     *       "name": "Maria da Silva",
+                     *       "document": "11144477735",
+                     *       "ispb": "60746948",
+                     *       "bankName": "Banco Bradesco S.A.",
+                     *       "branch": "0001",
+                     *       "account": "123456"
+                     *     }
+                     */
                     "application/json": {
                         account: string | null;
                         bankName: string;
@@ -6367,6 +7078,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endToEndId": "E60746948202611201500OTlFSd4o368",
+                 *       "cause": "SCAM",
+                 *       "amount": 50
+                 *     }
+                 */
                 "application/json": {
                     /** @description with the admin token */
                     accountId?: number;
@@ -6388,6 +7106,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "endToEnd": "E60746948202611201500OTlFSd4o368",
+                     *       "status": "OPEN",
+                     *       "reason": "REFUND_REQUEST",
+                     *       "cause": "SCAM",
+                     *       "description": null,
+                     *       "analysisResult": null,
+                     *       "analysisDetails": null,
+                     *       "requestingBank": {
+                     *         "ispb": "60746948",
+                     *         "name": "Banco Bradesco S.A."
+                     *       },
+                     *       "contestedBank": {
+                     *         "ispb": "99999999",
+                     *         "name": "PIX Account Sandbox"
+                     *       },
+                     *       "transaction": {
+                     *         "amount": 150,
+                     *         "type": "PIX",
+                     *         "transactionType": "CASH_IN",
+                     *         "name": "Maria da Silva",
+                     *         "document": "***.444.777-**",
+                     *         "dateTime": "2026-11-20T15:00:05.000Z"
+                     *       },
+                     *       "isReconciled": true,
+                     *       "originalTransactionId": 2,
+                     *       "createdAt": "2026-11-20T15:00:35.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:35.000Z"
+                     *     }
+                     */
                     "application/json": {
                         analysisDetails: string | null;
                         analysisResult: "APPROVED" | "REJECTED" | null;
@@ -6508,6 +7258,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "ANALYZED",
+                 *       "analysisResult": "REJECTED",
+                 *       "analysisDetails": "Pagamento legítimo: produto entregue"
+                 *     }
+                 */
                 "application/json": {
                     /** @description with the admin token */
                     accountId?: number;
@@ -6524,6 +7281,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "endToEnd": "E60746948202611201500OTlFSd4o368",
+                     *       "status": "ANALYZED",
+                     *       "reason": "REFUND_REQUEST",
+                     *       "cause": "SCAM",
+                     *       "description": null,
+                     *       "analysisResult": "REJECTED",
+                     *       "analysisDetails": "Pagamento legítimo: produto entregue",
+                     *       "requestingBank": {
+                     *         "ispb": "60746948",
+                     *         "name": "Banco Bradesco S.A."
+                     *       },
+                     *       "contestedBank": {
+                     *         "ispb": "99999999",
+                     *         "name": "PIX Account Sandbox"
+                     *       },
+                     *       "transaction": {
+                     *         "amount": 150,
+                     *         "type": "PIX",
+                     *         "transactionType": "CASH_IN",
+                     *         "name": "Maria da Silva",
+                     *         "document": "***.444.777-**",
+                     *         "dateTime": "2026-11-20T15:00:05.000Z"
+                     *       },
+                     *       "isReconciled": true,
+                     *       "originalTransactionId": 2,
+                     *       "createdAt": "2026-11-20T15:00:35.000Z",
+                     *       "updatedAt": "2026-11-20T15:00:35.000Z"
+                     *     }
+                     */
                     "application/json": {
                         analysisDetails: string | null;
                         analysisResult: "APPROVED" | "REJECTED" | null;
@@ -6652,6 +7441,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 89.9
+                 *     }
+                 */
                 "application/json": {
                     /** @description with the admin token */
                     accountId?: number;
@@ -6670,6 +7464,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 5,
+                     *       "transactionId": "fd3c6669-c1dd-46d2-85e8-3e57153b4268",
+                     *       "externalId": null,
+                     *       "type": "REFUND_OUT",
+                     *       "status": "CONFIRMED",
+                     *       "movementType": "CREDIT",
+                     *       "originalAmount": 89.9,
+                     *       "feeAmount": 0,
+                     *       "finalAmount": 89.9,
+                     *       "endToEndId": "D58160789202611201500POL1tw2kXh7",
+                     *       "counterpart": {
+                     *         "name": "Maria da Silva",
+                     *         "document": "***.444.777-**",
+                     *         "bank": {
+                     *           "bankISPB": "58160789",
+                     *           "bankName": "Banco Safra S.A.",
+                     *           "bankCode": "422",
+                     *           "accountBranch": "5953",
+                     *           "accountNumber": "303952-2"
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-11-20T15:00:20.000Z",
+                     *       "processedAt": "2026-11-20T15:00:20.000Z"
+                     *     }
+                     */
                     "application/json": {
                         counterpart: unknown;
                         createdAt: string;

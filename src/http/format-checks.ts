@@ -126,7 +126,10 @@ function webhookRegistrationKeyword(rule: { mode: Mode }, data: Record<string, u
   return false;
 }
 
-export function addFormatChecks(ajv: Ajv): void {
+/** Any ajv instance (draft-07 or 2020-12): only its format and keyword registries are used. */
+export type FormatRegistry = Pick<Ajv, 'addFormat' | 'addKeyword'>;
+
+export function addFormatChecks(ajv: FormatRegistry): void {
   for (const [name, check] of Object.entries(formatChecks)) ajv.addFormat(name, { type: 'string', validate: check.validate });
   ajv.addKeyword({ keyword: 'x-pix-key', type: 'object', schemaType: 'object', errors: true, validate: pixKeyKeyword as never });
   ajv.addKeyword({ keyword: 'x-webhook-registration', type: 'object', schemaType: 'object', errors: true, validate: webhookRegistrationKeyword as never });

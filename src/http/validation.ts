@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { centsFromNumber } from '../domain/money.ts';
 import { isUuidV4 } from '../domain/ids.ts';
-import { addFormatChecks, formatChecks } from './format-checks.ts';
+import { addFormatChecks, formatChecks, type FormatRegistry } from './format-checks.ts';
 import { findUnsafeText } from './text-guard.ts';
 
 /**
@@ -19,6 +19,19 @@ const formatMessages: Record<string, string> = {
   ...Object.fromEntries(Object.entries(formatChecks).map(([name, check]) => [name, check.message])),
 };
 
+/**
+ * Every format the service's schemas use, with the rules request validation applies: ajv-formats'
+ * standard ones, `money`, `uuid-v4` and the domain checks (`document`, `dict-key`, ...). Anything
+ * else that validates against the service's schemas (the suite's checks of the OpenAPI document's
+ * examples) registers them here too, instead of ajv ignoring an unknown format with a warning.
+ */
+export function addServiceFormats(ajv: FormatRegistry): void {
+  addFormats.default(ajv as Ajv);
+  ajv.addFormat('money', { type: 'number', validate: (v: number) => centsFromNumber(v) !== undefined });
+  ajv.addFormat('uuid-v4', { type: 'string', validate: (v: string) => isUuidV4(v) });
+  addFormatChecks(ajv);
+}
+
 function newAjv(coerceTypes: boolean) {
   const ajv = new Ajv({
     allErrors: true,
@@ -27,10 +40,7 @@ function newAjv(coerceTypes: boolean) {
     removeAdditional: false,
     strict: false,
   });
-  addFormats.default(ajv);
-  ajv.addFormat('money', { type: 'number', validate: (v: number) => centsFromNumber(v) !== undefined });
-  ajv.addFormat('uuid-v4', { type: 'string', validate: (v: string) => isUuidV4(v) });
-  addFormatChecks(ajv);
+  addServiceFormats(ajv);
   return ajv;
 }
 

@@ -37,6 +37,11 @@ describe('deploy/compose.yaml', () => {
     for (const name of ['app1', 'app2']) {
       const app = services[name];
       expect(app.image).toBe(services.migrate.image);
+      // Built, not pulled: a local tag exists in no registry.
+      expect(app.build).toEqual(services.migrate.build);
+      expect(app.build.context).toBe('..');
+      // Clients reach the instances through nginx over https: tokens' iss and discovery say so.
+      expect(app.environment.PUBLIC_URL).toBe('${PUBLIC_URL:-https://localhost:8443}');
       expect(app.depends_on.migrate.condition).toBe('service_completed_successfully');
       expect(app.environment.MODE).toBe('production');
       expect(app.environment.TRUSTED_PROXIES).toBe(nginxAddress);
@@ -51,6 +56,33 @@ describe('deploy/compose.yaml', () => {
     const template = readFileSync('deploy/nginx/pix-account-service.conf.template', 'utf8');
     for (const placeholder of template.match(/\$\{[A-Z_]+\}/g) ?? []) {
       expect(nginx.environment, placeholder).toHaveProperty(placeholder.slice(2, -1));
+    }
+  });
+});
+
+describe('deploy/.env.example and the CI run', () => {
+  it('leaves both secrets empty, so compose refuses to start until they are set (no known admin token)', () => {
+    const example = Object.fromEntries(
+      readFileSync('deploy/.env.example', 'utf8')
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(example).toMatchObject({ POSTGRES_PASSWORD: '', ADMIN_TOKEN: '' });
+    const env = compose.services.app1.environment;
+    expect(env.ADMIN_TOKEN).toMatch(/^\$\{ADMIN_TOKEN:\?/);
+    expect(env.DATABASE_URL).toContain('${POSTGRES_PASSWORD:?');
+  });
+
+  it('.ci/run builds the image and runs deploy/smoke-test.sh when an engine answers, and says so when it skips', () => {
+    const ci = readFileSync('.ci/run', 'utf8');
+    const block = ci.slice(ci.indexOf('docker info'), ci.indexOf('fi', ci.indexOf('SKIPPED: no container engine')));
+    expect(block).toContain('docker build');
+    expect(block).toContain('bash deploy/smoke-test.sh');
+    expect(block).toContain('SKIPPED: no container engine');
+    const smoke = readFileSync('deploy/smoke-test.sh', 'utf8');
+    for (const step of ['up -d --build', '/ready', '/admin/accounts', '--cert', 'PUB_CERT_HEADER_MISSING', 'app1 app2', 'down -v']) {
+      expect(smoke, step).toContain(step);
     }
   });
 });

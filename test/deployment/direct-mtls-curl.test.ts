@@ -1,7 +1,9 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './instances-kit.ts';
@@ -17,7 +19,7 @@ afterAll(() => {
 });
 
 describe.skipIf(!hasCurl)('the service terminating mTLS itself, driven by curl', () => {
-  it('the sandbox prints a curl that gets a token over mutual TLS with the demo certificate, and the token opens the API', async () => {
+  it('the sandbox prints a curl that gets a token over mutual TLS with the demo certificate, and the token opens the API; kill -HUP rotates the server certificate', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-direct-'));
     dirs.push(dataDir);
     const server = writeKeyPair(await makeServerCertificate(), dataDir);
@@ -53,6 +55,25 @@ describe.skipIf(!hasCurl)('the service terminating mTLS itself, driven by curl',
       // The same request without the certificate on the handshake is refused.
       const bare = await run('bash', ['-c', command.replace(/--cert '[^']+' --key '[^']+'/, '-w " %{http_code}"')]);
       expect(bare.stdout).toMatch(/PUB_CERT_HEADER_MISSING.* 400$/s);
+
+      // Rotation: new files, `kill -HUP`; the running process serves the new certificate to new
+      // handshakes, and the printed command still gets a token.
+      const rotated = await makeServerCertificate('rotated by SIGHUP');
+      writeKeyPair(rotated, dataDir);
+      child.kill('SIGHUP');
+      const presented = () =>
+        new Promise<string>((resolve, reject) => {
+          const socket = tls.connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+            resolve(socket.getPeerCertificate().fingerprint256);
+            socket.end();
+          });
+          socket.on('error', reject);
+        });
+      const wanted = new X509Certificate(rotated.certPem).fingerprint256;
+      for (let i = 0; i < 50 && (await presented()) !== wanted; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await presented()).toBe(wanted);
+      expect(child.exitCode).toBeNull();
+      expect(JSON.parse((await run('bash', ['-c', command])).stdout).token_type).toBe('Bearer');
     } finally {
       child.kill('SIGTERM');
       await exited;

@@ -54,12 +54,16 @@ describe('TRUSTED_PROXIES in production mode', () => {
     expect(oauth.json().error).toBe('invalid_request');
   });
 
-  it('believes X-Forwarded-For only from a trusted proxy (the access log names the client address)', async () => {
+  it('believes X-Forwarded-For and X-Forwarded-Proto only from a trusted proxy (the access log names the client address and scheme)', async () => {
     h.logLines.length = 0;
-    await h.app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '198.51.100.20' } });
-    await h.app.inject({ method: 'GET', url: '/health', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-for': '198.51.100.21' } });
+    const forwarded = { 'x-forwarded-for': '198.51.100.20', 'x-forwarded-proto': 'https' };
+    await h.app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.1', headers: forwarded });
+    await h.app.inject({ method: 'GET', url: '/health', remoteAddress: '203.0.113.9', headers: forwarded });
     const access = h.logLines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
-    expect(access.map((line) => line.ip)).toEqual(['198.51.100.20', '203.0.113.9']);
+    expect(access.map((line) => [line.ip, line.proto])).toEqual([
+      ['198.51.100.20', 'https'],
+      ['203.0.113.9', 'http'],
+    ]);
   });
 });
 

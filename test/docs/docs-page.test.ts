@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../harness.ts';
+import { freePort } from '../deployment/instances-kit.ts';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.resolve('artifacts/docs-getting-started.png');
@@ -13,9 +13,11 @@ describe('/docs', () => {
   let h: Harness;
   let base: string;
   beforeAll(async () => {
-    h = await startHarness();
-    await h.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    // The document's `servers` (PUBLIC_URL) is where "try it" sends: this very listener.
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await startHarness({ env: { PUBLIC_URL: base } });
+    await h.app.listen({ port, host: '127.0.0.1' });
   });
   afterAll(() => h.close());
 
@@ -54,4 +56,50 @@ describe('/docs', () => {
       await browser.close();
     }
   });
+
+  it.skipIf(!hasChromium)('"try it" sends real requests for every family: admin, sandbox (the documented example body), the account API and the compatible family', async () => {
+    // The example deposit credits account 2.
+    await h.createAccount();
+    const account = await h.createAccount();
+    expect(account.id).toBe(2);
+    const accessToken = await h.tokenFor(account.id);
+
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.route((url) => !url.href.startsWith(base) && url.protocol !== 'data:', (route) => route.abort());
+      /** Opens an operation's "Test Request" client, gives it the bearer token, sends, and answers what the service said. */
+      const tryIt = async (tag: string, method: string, path: string, token: string) => {
+        // The reference's own link to the operation (it renders a section when it is reached).
+        await page.goto(`${base}/docs#tag/${tag}/${method}${path}`, { waitUntil: 'domcontentloaded' });
+        await page.getByRole('heading', { name: 'Getting started' }).waitFor({ timeout: 30_000 });
+        await page.getByRole('button', { name: `Test Request (${method.toLowerCase()} ${path})` }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('button', { name: /^Authentication/ }).click();
+        await dialog.getByPlaceholder('Token').first().fill(token);
+        const answered = page.waitForResponse((r) => new URL(r.url()).pathname === path && r.request().method() === method);
+        await dialog.getByRole('button', { name: new RegExp(`^Send ${method.toLowerCase()} request`) }).click();
+        const response = await answered;
+        return { status: response.status(), authorization: response.request().headers().authorization, body: await response.json() };
+      };
+
+      const ledger = await tryIt('admin', 'GET', '/admin/ledger/check', ADMIN_TOKEN);
+      expect(ledger).toMatchObject({ status: 200, authorization: `Bearer ${ADMIN_TOKEN}`, body: { ok: true } });
+
+      const deposit = await tryIt('sandbox', 'POST', '/sandbox/deposits', ADMIN_TOKEN);
+      expect(deposit.status).toBe(201);
+      expect(await h.balance(account.id)).toMatchObject({ available: 1000 });
+
+      const balance = await tryIt('balance', 'GET', '/api/balance', accessToken);
+      expect(balance).toMatchObject({ status: 200, body: { netBalance: 1000 } });
+
+      // The compatible family, with the same token.
+      const compatible = await tryIt('compatible', 'GET', '/accounts/balances', accessToken);
+      expect(compatible.status).toBe(200);
+      expect(JSON.stringify(compatible.body)).toContain('1000');
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

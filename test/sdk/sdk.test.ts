@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +7,7 @@ import { createPixClient, createWebhooks, PixApiError, PixNetworkError, unwrap, 
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
+import { makeServerCertificate, writeKeyPair } from '../deployment/tls-kit.ts';
 
 /**
  * The SDK against the real service listening on a port (PGlite here, PostgreSQL in the postgres
@@ -115,6 +118,31 @@ describe('sdk/ against the running service', () => {
     await expect(client.http.GET('/api/balance')).rejects.toBeInstanceOf(PixNetworkError);
   });
 
+  it('retries a POST that carries its idempotency key when the answer was lost: the service replays it, one transfer', async () => {
+    const { account, client } = await newClient({}, 100);
+    proxy.fail('POST', '/dict/pix', ['drop-after', 503]);
+    const key = randomUUID();
+    const transfer = await client.http.POST('/dict/pix', {
+      params: { header: { 'x-idempotency-key': key } },
+      body: { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 10 } },
+    });
+    expect(transfer.response.status).toBe(201);
+    expect(transfer.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(proxy.seen('POST', '/dict/pix')).toBe(3);
+    const rows = await h.c.db.selectFrom('transactions').select('id').where('account_id', '=', account.id).where('origin', '=', 'dict').execute();
+    expect(rows).toEqual([{ id: transfer.data!.id }]);
+  });
+
+  it('waits what Retry-After asks before retrying (capped by maxDelayMs)', async () => {
+    const { client } = await newClient({ retry: { baseDelayMs: 5, maxDelayMs: 5_000 } });
+    await client.accessToken();
+    proxy.fail('GET', '/api/balance', [{ status: 429, retryAfter: '1' }]);
+    const started = Date.now();
+    expect(await unwrap(client.http.GET('/api/balance'))).toMatchObject({ netBalance: 0 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(proxy.seen('GET', '/api/balance')).toBe(2);
+  });
+
   it('verifies webhook signatures: the event when genuine, an error when the body was changed', async () => {
     const rx = await startReceiver();
     try {
@@ -141,9 +169,59 @@ describe('sdk/ against the running service', () => {
   });
 });
 
+describe('sdk/ over mutual TLS to the service itself (TLS_CLIENT_AUTH=optional)', () => {
+  let h: Harness;
+  let baseUrl: string;
+  let serverPem: string;
+  let files: ReturnType<typeof writeKeyPair>;
+  beforeAll(async () => {
+    const server = await makeServerCertificate();
+    serverPem = server.certPem;
+    files = writeKeyPair(server);
+    h = await startHarness({ env: { TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.keyFile, TLS_CLIENT_AUTH: 'optional' } });
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `https://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(files.dir, { recursive: true, force: true });
+  });
+
+  it('presents the certificate on the handshake (no header: this service believes none), gets a token and runs a charge', async () => {
+    const account = await h.createAccount();
+    const cert = (await h.admin('POST', `/admin/accounts/${account.id}/certificates`, {})).json();
+    const creds = (await h.admin('POST', `/admin/accounts/${account.id}/credentials`, {})).json();
+    const options: PixClientOptions = {
+      baseUrl,
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      certificate: { cert: cert.certificatePem, key: cert.privateKeyPem },
+      ca: serverPem,
+      retry: { maxRetries: 0 },
+    };
+    const client = createPixClient(options);
+    const charge = await unwrap(
+      client.http.POST('/api/pix/cash-in', {
+        body: { transaction: { value: 30, description: 'Pedido TLS', externalId: 'sdk-tls' }, payer: { fullName: 'Maria da Silva', document: cpf(7) } },
+      }),
+    );
+    const read = await unwrap(client.http.GET('/api/pix/transaction/{id}', { params: { path: { id: charge.transactionId } } }));
+    expect(read).toMatchObject({ externalId: 'sdk-tls', originalAmount: 30, status: 'PENDING' });
+    // The same client without `ca` refuses the self-signed server certificate.
+    const { ca: _ca, ...untrusting } = options;
+    await expect(createPixClient(untrusting).accessToken()).rejects.toBeInstanceOf(PixNetworkError);
+  });
+});
+
+/**
+ * What the proxy does to one request: answer that status itself (Retry-After 0, or the one given),
+ * drop the connection before the service sees it, or after the service answered (`drop-after`).
+ */
+type Fault = number | { status: number; retryAfter: string } | 'drop' | 'drop-after';
+
 /** An HTTP proxy to the service that answers the next requests of a route with failures first. */
 async function startFaultyProxy(target: string) {
-  const plans = new Map<string, Array<number | 'drop'>>();
+  const plans = new Map<string, Fault[]>();
   const counts = new Map<string, number>();
   const server: Server = createServer(async (req, res) => {
     const key = `${req.method} ${req.url!.split('?')[0]}`;
@@ -152,12 +230,18 @@ async function startFaultyProxy(target: string) {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const fault = plans.get(key)?.shift();
     if (fault === 'drop') return req.socket.destroy();
-    if (typeof fault === 'number') {
-      res.writeHead(fault, { 'content-type': 'application/json', 'retry-after': '0' });
-      return res.end(JSON.stringify({ statusCode: fault, timestamp: new Date().toISOString(), path: req.url, method: req.method, code: 'HTTP_ERROR', message: 'busy', userMessage: 'busy', errorId: 'proxy', error: 'busy' }));
+    if (typeof fault === 'number' || typeof fault === 'object') {
+      const status = typeof fault === 'number' ? fault : fault.status;
+      res.writeHead(status, { 'content-type': 'application/json', 'retry-after': typeof fault === 'number' ? '0' : fault.retryAfter });
+      return res.end(JSON.stringify({ statusCode: status, timestamp: new Date().toISOString(), path: req.url, method: req.method, code: 'HTTP_ERROR', message: 'busy', userMessage: 'busy', errorId: 'proxy', error: 'busy' }));
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length')) as Record<string, string>;
     const answer = await fetch(`${target}${req.url}`, { method: req.method!, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    // The service acted, and its answer is lost on the way back.
+    if (fault === 'drop-after') {
+      await answer.arrayBuffer();
+      return req.socket.destroy();
+    }
     res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([k]) => k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding')));
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
@@ -165,7 +249,7 @@ async function startFaultyProxy(target: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    fail(method: string, path: string, faults: Array<number | 'drop'>) {
+    fail(method: string, path: string, faults: Fault[]) {
       plans.set(`${method} ${path}`, [...faults]);
       counts.set(`${method} ${path}`, 0);
     },

@@ -5,6 +5,8 @@
  * against its schema.
  */
 
+import { RECORDED_EXAMPLES } from './recorded-examples.ts';
+
 const CPF = '11144477735'; // valid check digits
 const CNPJ = '11222333000181'; // valid check digits
 const EVP = '123e4567-e12b-42d1-a456-426655440000';
@@ -15,12 +17,13 @@ const DYNAMIC_BR_CODE = '00020101021226740014br.gov.bcb.pix2552payload.psp.com/3
 const AT = '2026-11-20T15:00:00.000Z';
 const TX = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 
-interface Examples {
+export interface Examples {
   request?: unknown;
   responses?: Record<string, unknown>;
 }
 
-export const OPERATION_EXAMPLES: Record<string, Examples> = {
+/** Hand-written examples of the main operations (they take precedence over the recorded ones). */
+const WRITTEN_EXAMPLES: Record<string, Examples> = {
   createToken: {
     request: { clientId: '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24', clientSecret: 'cs_5Jk9Qw2Zr7Tx' },
     responses: { 201: { access_token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjMwMDAifQ.c2ln', token_type: 'Bearer', expires_in: 1800 } },
@@ -43,7 +46,7 @@ export const OPERATION_EXAMPLES: Record<string, Examples> = {
     responses: { 201: { transactionId: TX, externalId: 'qr-3301', status: 'PENDING', generateTime: AT } },
   },
   createRefundIn: {
-    request: { refundValue: 50.0, reason: 'Produto devolvido', externalId: 'refund-1042-1' },
+    request: { refundValue: 50.0, reason: 'Produto devolvido', externalId: 'dev10421' },
   },
   putCob: {
     request: {
@@ -71,6 +74,16 @@ export const OPERATION_EXAMPLES: Record<string, Examples> = {
     request: { payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
   },
 };
+
+/** Every operation's examples: the recorded ones, with the hand-written ones laid over them. */
+export const OPERATION_EXAMPLES: Record<string, Examples> = Object.fromEntries(
+  [...new Set([...Object.keys(RECORDED_EXAMPLES), ...Object.keys(WRITTEN_EXAMPLES)])].map((operationId) => {
+    const recorded = RECORDED_EXAMPLES[operationId] ?? {};
+    const written = WRITTEN_EXAMPLES[operationId] ?? {};
+    const request = written.request ?? recorded.request;
+    return [operationId, { ...(request !== undefined ? { request } : {}), responses: { ...recorded.responses, ...written.responses } }];
+  }),
+);
 
 type Operation = { operationId?: string; requestBody?: { content?: Record<string, { example?: unknown }> }; responses?: Record<string, { content?: Record<string, { example?: unknown }> }> };
 
