@@ -135,7 +135,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // The one settlement path of every outgoing debit (registerHook/start/finishNow), the one
   // idempotency mechanism, and the receiving side of on-us payments: built once, here, and handed
   // to the features that use them, so no feature builds another's pieces and no wiring is late.
-  const settlement = createSettlement({ db, clock, ledger, scheduler, network, logger });
+  const settlement = createSettlement({ db, clock, ledger, scheduler, network, outbox, logger });
   const idempotency = createIdempotency({ db, clock });
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
   const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
@@ -154,7 +154,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
-  registerRefundHooks(settlement, outbox);
+  registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
   // What the network says on its own initiative (payment outcomes, money received, MED notices)
   // reaches the same services as everything else. The simulator disputes only PIX an account received.

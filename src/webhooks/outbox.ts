@@ -12,38 +12,47 @@ export interface OutgoingEvent {
 }
 
 /**
- * `emit` records an outgoing event in the caller's transaction, so an event exists if and only if
- * the change it reports committed. In the same transaction it fans the event out: one delivery row
- * per active URL of the account registered for the event's type, due now. The relay sends them.
+ * The outbox records outgoing events in the caller's transaction, so an event exists if and only if
+ * the change it reports committed, and fans each out in the same statement: one delivery row per
+ * active URL of the account registered for the event's type, due now. The relay sends them.
+ * `emitMany` writes a whole batch's events and deliveries in ONE statement.
  */
 export function createOutbox(deps: { clock: Clock }) {
-  async function emit(trx: Kysely<DB> | Trx<DB>, event: OutgoingEvent): Promise<{ id: number; eventId: string }> {
-    const eventId = `msg_${randomUUID().replaceAll('-', '')}`;
+  async function emitMany(trx: Kysely<DB> | Trx<DB>, events: OutgoingEvent[]): Promise<Array<{ id: number; eventId: string }>> {
+    if (events.length === 0) return [];
     const now = deps.clock.now();
-    const body = JSON.stringify(event.payload);
-    const row = await trx
-      .insertInto('events')
-      .values({
-        event_id: eventId,
-        account_id: event.accountId,
-        type: event.type,
-        transaction_id: event.transactionId,
-        payload: body,
-        body,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await sql`
-      INSERT INTO webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at, updated_at)
-      SELECT ${row.id}, w.id, w.account_id, ${now}, ${now}, ${now}
-        FROM webhooks w
-       WHERE w.account_id = ${event.accountId} AND w.event_type = ${event.type}
-         AND w.is_active AND w.deleted_at IS NULL
-       ORDER BY w.id`.execute(trx);
-    return { id: row.id, eventId };
+    const rows = events.map((event, ord) => ({
+      ord,
+      event_id: `msg_${randomUUID().replaceAll('-', '')}`,
+      account_id: event.accountId,
+      type: event.type,
+      transaction_id: event.transactionId,
+      body: JSON.stringify(event.payload),
+    }));
+    const written = await sql<{ id: number; event_id: string }>`
+      WITH input AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS x (ord int, event_id text, account_id bigint, type text, transaction_id bigint, body text)),
+      added AS (
+        INSERT INTO events (event_id, account_id, type, transaction_id, payload, body, created_at)
+        SELECT event_id, account_id, type, transaction_id, body::jsonb, body, ${now}::timestamptz FROM input ORDER BY ord
+        RETURNING id, event_id, account_id, type),
+      fanned AS (
+        INSERT INTO webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at, updated_at)
+        SELECT added.id, w.id, w.account_id, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+          FROM added
+          JOIN webhooks w ON w.account_id = added.account_id AND w.event_type = added.type AND w.is_active AND w.deleted_at IS NULL
+         ORDER BY added.id, w.id)
+      SELECT id, event_id FROM added`.execute(trx);
+    const byEventId = new Map(written.rows.map((r) => [r.event_id, Number(r.id)]));
+    return rows.map((r) => ({ id: byEventId.get(r.event_id)!, eventId: r.event_id }));
   }
-  return { emit };
+
+  async function emit(trx: Kysely<DB> | Trx<DB>, event: OutgoingEvent): Promise<{ id: number; eventId: string }> {
+    return (await emitMany(trx, [event]))[0]!;
+  }
+
+  return { emit, emitMany };
 }
 
 export type Outbox = ReturnType<typeof createOutbox>;

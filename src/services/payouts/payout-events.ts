@@ -3,7 +3,7 @@ import { maskDocument } from '../../domain/documents.ts';
 import { toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
-import type { Outbox } from '../../webhooks/outbox.ts';
+import type { OutgoingEvent } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { LIMITED_ORIGINS, releasePayoutLimits } from './limits.ts';
@@ -31,13 +31,13 @@ export function transferEvent(tx: TransactionRow) {
 }
 
 /** What payouts do when they finish: the cash_out event, and a rejected payout stops counting against limits. */
-export function registerPayoutHooks(deps: { settlement: Settlement; outbox: Outbox }) {
+export function registerPayoutHooks(deps: { settlement: Pick<Settlement, 'registerHook'> }) {
   const finished = (payload: (tx: TransactionRow) => Record<string, unknown>) => ({
-    async onFinished(trx: Trx<DB>, tx: TransactionRow) {
+    async onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<OutgoingEvent[]> {
       if (tx.status === 'ERROR' && LIMITED_ORIGINS.has(tx.origin)) {
         await releasePayoutLimits(trx, tx.account_id, tx.original_amount, tx.created_at);
       }
-      await deps.outbox.emit(trx, { accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: payload(tx) });
+      return [{ accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: payload(tx) }];
     },
   });
   const cashOut = (tx: TransactionRow) => transactionEvent('CashOut', tx);

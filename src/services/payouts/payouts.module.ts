@@ -44,7 +44,7 @@ export function createPayoutsModule(deps: {
   engine?: 'postgres' | 'pglite';
 }) {
   const { config, db, clock, ledger, outbox, logger, network, settlement, idempotency, institution, creditOnUs } = deps;
-  registerPayoutHooks({ settlement, outbox });
+  registerPayoutHooks({ settlement });
   const payouts = createOutgoingPayouts({
     db,
     clock,

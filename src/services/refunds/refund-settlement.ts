@@ -1,7 +1,7 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Outbox } from '../../webhooks/outbox.ts';
+import type { OutgoingEvent } from '../../webhooks/outbox.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { cashInReversalEvent, refundV2Event } from './refund-events.ts';
 import { refundsRepo } from './refunds.repo.ts';
@@ -12,10 +12,10 @@ export const REFUND_ORIGINS = ['refund_in', 'devolucao'] as const;
 /**
  * What happens when the settlement job finishes a refund, in the job's transaction (just before it moves
  * the money and the status): a rejected refund gives its reservation back to the original, then the
- * family's event is emitted.
+ * family's event is answered, to be emitted with the rest of the finished batch.
  */
-export function createRefundFinisher(deps: { outbox: Outbox }) {
-  return async function onRefundFinished(trx: Kysely<DB> | Trx<DB>, finished: TransactionRow): Promise<void> {
+export function createRefundFinisher() {
+  return async function onRefundFinished(trx: Kysely<DB> | Trx<DB>, finished: TransactionRow): Promise<OutgoingEvent[]> {
     if (finished.parent_id === null) throw new Error(`refund ${finished.id} has no original`);
     const refund = await refundsRepo.byTransactionId(trx, finished.id);
     if (!refund) throw new Error(`refund ${finished.id} has no refunds row`);
@@ -31,25 +31,14 @@ export function createRefundFinisher(deps: { outbox: Outbox }) {
         : (await transactionsRepo.byId(trx, finished.parent_id))!;
     if (tx.family === 'bacen') {
       const charge = await trx.selectFrom('charges').select('txid').where('transaction_id', '=', original.id).executeTakeFirst();
-      await deps.outbox.emit(trx, {
-        accountId: tx.account_id,
-        type: 'refund_in',
-        transactionId: tx.id,
-        payload: refundV2Event(tx, refund, original, charge?.txid ?? null),
-      });
-      return;
+      return [{ accountId: tx.account_id, type: 'refund_in', transactionId: tx.id, payload: refundV2Event(tx, refund, original, charge?.txid ?? null) }];
     }
-    await deps.outbox.emit(trx, {
-      accountId: tx.account_id,
-      type: 'refund_in',
-      transactionId: tx.id,
-      payload: cashInReversalEvent(tx, original),
-    });
+    return [{ accountId: tx.account_id, type: 'refund_in', transactionId: tx.id, payload: cashInReversalEvent(tx, original) }];
   };
 }
 
 /** Registers the refund hooks on the one settlement job. */
-export function registerRefundHooks(settlement: Pick<Settlement, 'registerHook'>, outbox: Outbox): void {
-  const onFinished = createRefundFinisher({ outbox });
+export function registerRefundHooks(settlement: Pick<Settlement, 'registerHook'>): void {
+  const onFinished = createRefundFinisher();
   for (const origin of REFUND_ORIGINS) settlement.registerHook(origin, { onFinished });
 }

@@ -7,15 +7,19 @@ import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import type { PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
+import type { Outbox, OutgoingEvent } from '../../webhooks/outbox.ts';
 import { paymentOrderOf, toStepPayload, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
 import { PAYMENT_STEP_MAX_ATTEMPTS, PAYMENT_STEPS, registerPaymentSteps } from './payment-steps.ts';
 
 export type { PaymentTarget } from './payment-order.ts';
 export { paymentOrderOf } from './payment-order.ts';
 
-/** What each origin does once its payment settled or was rejected: emit its events, undo its counters. */
+/**
+ * What each origin does once its payment settled or was rejected (undo its counters, ...), in the
+ * finishing transaction; it answers the events to emit, which a finished batch writes in one statement.
+ */
 export interface SettlementHook {
-  onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<void>;
+  onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<OutgoingEvent[]>;
 }
 
 export type Outcome = { status: 'settled'; endToEndId: string } | { status: 'rejected'; errorCode: string; errorMessage: string };
@@ -40,6 +44,7 @@ export function createSettlement(deps: {
   ledger: Ledger;
   scheduler: Scheduler;
   network: PixNetwork;
+  outbox: Outbox;
   logger: Logger;
 }) {
   const hooks = new Map<string, SettlementHook>();
@@ -73,7 +78,9 @@ export function createSettlement(deps: {
       ),
     );
     const inLockOrder = [...finished].sort((a, b) => a.account_id - b.account_id || a.id - b.id);
-    for (const row of inLockOrder) await hookOf(row.origin).onFinished(trx, row);
+    const events: OutgoingEvent[] = [];
+    for (const row of inLockOrder) events.push(...(await hookOf(row.origin).onFinished(trx, row)));
+    await deps.outbox.emitMany(trx, events);
     const entry = (row: TransactionRow, reason: string) => ({
       accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter, fee: row.fee_amount,
     });
