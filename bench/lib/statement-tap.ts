@@ -44,8 +44,12 @@ export function kindOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const verb = (/^\w+/.exec(flat)?.[0] ?? '?').toLowerCase();
   if (verb === 'with') {
-    const main = /\)\s*(select|insert into|update|delete from)\s+("?[\w.]+"?)?[^()]*$/i.exec(flat);
-    return `with … ${main ? `${main[1]!.toLowerCase().split(' ')[0]} ${main[2] ?? ''}`.trim() : ''}`;
+    const parts = [...flat.matchAll(/\b(insert into|update|delete from|from)\s+("?[\w.]+"?)/gi)]
+      .filter((m) => !/^(set|of|skip|nowait|\()$/i.test(m[2]!))
+      .map(
+      (m) => `${m[1]!.toLowerCase() === 'from' ? 'select' : m[1]!.toLowerCase().split(' ')[0]} ${m[2]!.replaceAll('"', '')}`,
+    );
+    return `with (${[...new Set(parts)].slice(0, 5).join(', ')})`;
   }
   const table = /\b(?:from|into|update)\s+("?[\w.]+"?)/i.exec(flat)?.[1];
   return table ? `${verb} ${table.replaceAll('"', '')}` : flat.length <= 40 ? flat.toLowerCase() : verb;
