@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { systemClock } from '../../src/domain/clock.ts';
 import { cnpj } from '../../test/factories.ts';
 import { PG_URL, type Engine } from './env.ts';
-import type { LoadAccount } from './requests.ts';
+import type { LoadAccount, TokenIdentity } from './requests.ts';
 import { dropSchema, privateSchema } from './schemas.ts';
 import { sleep } from './stats.ts';
 import { quiet } from './statement-tap.ts';
@@ -72,21 +72,32 @@ export async function startService(engine: Engine, options: ServiceOptions) {
     return { id, cert: encodeURIComponent(cert.certificatePem as string), clientId: creds.clientId as string, clientSecret: creds.clientSecret as string };
   }
 
-  /** n funded accounts and a bearer token for each (8 created at a time). */
-  async function makeAccounts(n: number, funds: number): Promise<LoadAccount[]> {
-    const out: LoadAccount[] = new Array(n);
+  /** fn(0..n-1), 8 at a time. */
+  async function each<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+    const out: T[] = new Array(n);
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(8, n) }, async () => {
-        for (let i = next++; i < n; i = next++) {
-          const who = await makeIdentity(i, funds);
-          const token = await call('POST', '/api/auth/token', '', { clientId: who.clientId, clientSecret: who.clientSecret }, { 'x-ssl-client-cert': who.cert });
-          out[i] = { id: who.id, token: token.access_token as string };
-        }
+        for (let i = next++; i < n; i = next++) out[i] = await fn(i);
       }),
     );
     return out;
   }
+
+  /** n funded accounts and a bearer token for each. */
+  const makeAccounts = (n: number, funds: number): Promise<LoadAccount[]> =>
+    each(n, async (i) => {
+      const who = await makeIdentity(i, funds);
+      const token = await call('POST', '/api/auth/token', '', { clientId: who.clientId, clientSecret: who.clientSecret }, { 'x-ssl-client-cert': who.cert });
+      return { id: who.id, token: token.access_token as string };
+    });
+
+  /** n unfunded accounts with a certificate and credentials (secrets generated, or chosen by `secret`). */
+  const makeIdentities = (n: number, secret?: (i: number) => string): Promise<TokenIdentity[]> =>
+    each(n, async (i) => {
+      const { cert, clientId, clientSecret } = await makeIdentity(i, 0, secret?.(i));
+      return { cert, clientId, clientSecret };
+    });
 
   /**
    * The benchmark's own reads while a load is counted, never through the service's pool: on
@@ -158,7 +169,7 @@ export async function startService(engine: Engine, options: ServiceOptions) {
     if (schema) await dropSchema(schema);
   }
 
-  return { engine, origin, server: app.server, c, call, makeIdentity, makeAccounts, waitSettled, invariants, batchStats, close };
+  return { engine, origin, server: app.server, c, call, makeAccounts, makeIdentities, waitSettled, invariants, batchStats, close };
 }
 
 export type Service = Awaited<ReturnType<typeof startService>>;
