@@ -4,7 +4,8 @@ import type { Clock } from '../domain/clock.ts';
 import { isRetryableConflict } from '../db/db-faults.ts';
 import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
-import { createStepRunner, type StepHandler } from './steps.ts';
+import { randomUUID } from 'node:crypto';
+import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
 
 export interface Job<P = Record<string, unknown>> {
   id: number;
@@ -34,11 +35,19 @@ export interface JobKindOptions<P = any> {
 const defaultBackoff = (attempt: number) => Math.min(3600, 5 * 2 ** (attempt - 1));
 
 /**
+ * How long a claim holds: longer than any job or network call takes (their own timeouts are
+ * shorter), so a live worker never loses one; a dead worker's jobs run again once it lapses.
+ */
+const LEASE_SECONDS = 60;
+
+/**
  * One durable scheduler over the `jobs` table. `schedule` writes a row in the caller's transaction;
- * `runDue` claims due rows with FOR UPDATE SKIP LOCKED and runs each in a savepoint of the claiming
- * transaction, so a job's effects and its deletion commit at once, a crash leaves it to run again,
- * and two instances on one PostgreSQL never run one job at the same time. Time comes from the Clock:
- * advancing the sandbox clock makes jobs due.
+ * `runDue` claims due rows of every kind it knows in one statement (FOR UPDATE SKIP LOCKED, under a
+ * lease on the database's real clock), then runs transactional kinds in one transaction that locks
+ * the rows still under its lease, each job in a savepoint, so a job's effects and its deletion
+ * commit at once and two instances never run one job at the same time; and hands step kinds
+ * (steps.ts) their call-then-record. A crash leaves a claimed job to run again when its lease lapses.
+ * Due times come from the Clock: advancing the sandbox clock makes jobs due.
  */
 export function createScheduler(deps: {
   db: Kysely<DB>;
@@ -123,8 +132,6 @@ export function createScheduler(deps: {
     await scheduleManyStatement(kind, jobs).execute(trx);
   }
 
-  type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
-
   /** One job alone, in its savepoint: done (deleted) or failed (retried later, or given up). */
   async function runOne(trx: Trx<DB>, row: Claimed, now: Date): Promise<void> {
     const attempt = row.attempts + 1;
@@ -152,6 +159,8 @@ export function createScheduler(deps: {
           status: failed ? 'failed' : 'pending',
           run_at: new Date(now.getTime() + (conflict ? Math.min(delay, 5) : delay) * 1000),
           last_error: String((error as Error)?.stack ?? error).slice(0, 2000),
+          lease_until: null,
+          lease_token: null,
           updated_at: now,
         })
         .where('id', '=', row.id)
@@ -186,30 +195,88 @@ export function createScheduler(deps: {
     }
   }
 
-  /** Claims and runs one batch of due jobs; answers how many it ran (succeeded or not). */
-  async function runBatch(): Promise<number> {
+  /**
+   * Claims due jobs of every kind this instance knows, in ONE statement that commits a lease on
+   * them (an idle pass costs just that statement). Due time is business time (the service clock);
+   * the lease is liveness, on the database server's real clock.
+   */
+  async function claimDue(token: string): Promise<Claimed[]> {
     const now = deps.clock.now();
-    return deps.db.transaction().execute(async (trx) => {
-      const stepKinds = steps.kinds();
-      const jobs = await sql<{ id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>`
-        SELECT id, kind, payload, attempts, max_attempts FROM jobs
-         WHERE status = 'pending' AND run_at <= ${now}${stepKinds.length > 0 ? sql` AND kind NOT IN (${sql.join(stepKinds)})` : sql``}
-         ORDER BY run_at, id
-         LIMIT ${batchSize}
-         FOR UPDATE SKIP LOCKED`.execute(trx);
-      const byKind = new Map<string, Claimed[]>();
-      for (const row of jobs.rows) {
-        const list = byKind.get(row.kind);
-        if (list) list.push(row);
-        else byKind.set(row.kind, [row]);
-      }
-      for (const [kind, rows] of byKind) {
-        const batch = handlers.get(kind)?.options.batch;
-        if (batch && rows.length > 1) await runMany(trx, kind, batch, rows, now);
-        else for (const row of rows) await runOne(trx, row, now);
-      }
-      return jobs.rows.length;
-    });
+    const kinds = [...handlers.keys(), ...steps.kinds()];
+    if (kinds.length === 0) return [];
+    const rows = await sql<Claimed>`
+      UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
+       WHERE id IN (
+         SELECT id FROM jobs
+          WHERE status = 'pending' AND run_at <= ${now} AND (lease_until IS NULL OR lease_until < now())
+            AND kind IN (${sql.join(kinds)})
+          ORDER BY run_at, id
+          LIMIT ${batchSize}
+          FOR UPDATE SKIP LOCKED)
+      RETURNING id, kind, payload, attempts, max_attempts`.execute(deps.db);
+    return rows.rows.sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  /**
+   * The claimed transactional jobs, in one transaction: the rows still under our lease are locked
+   * first (a claim taken over after its lease lapsed is not ours any more), then each kind runs
+   * (as a batch when it can) and each job's effects commit with its removal.
+   */
+  async function runInTransaction(rows: Claimed[], token: string): Promise<void> {
+    const now = deps.clock.now();
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        const owned = await trx
+          .selectFrom('jobs')
+          .select('id')
+          .where('id', 'in', rows.map((r) => r.id))
+          .where('lease_token', '=', token)
+          .forUpdate()
+          .execute();
+        const mine = new Set(owned.map((r) => Number(r.id)));
+        const byKind = new Map<string, Claimed[]>();
+        for (const row of rows) {
+          if (!mine.has(Number(row.id))) continue;
+          const list = byKind.get(row.kind);
+          if (list) list.push(row);
+          else byKind.set(row.kind, [row]);
+        }
+        for (const [kind, list] of byKind) {
+          const batch = handlers.get(kind)?.options.batch;
+          if (batch && list.length > 1) await runMany(trx, kind, batch, list, now);
+          else for (const row of list) await runOne(trx, row, now);
+        }
+      });
+    } catch (error) {
+      // The whole transaction failed (the database went away mid-way): nothing of it stayed, and
+      // the jobs are released at once rather than waiting for their lease to lapse.
+      deps.logger.warn({ err: error, jobs: rows.length }, 'running claimed jobs failed; releasing them to run again');
+      await deps.db
+        .updateTable('jobs')
+        .set({ lease_until: null, lease_token: null })
+        .where('id', 'in', rows.map((r) => r.id))
+        .where('lease_token', '=', token)
+        .execute()
+        .catch((releaseError: unknown) => deps.logger.warn({ err: releaseError }, 'releasing claimed jobs failed; their lease will lapse'));
+    }
+  }
+
+  /** Claims and runs one batch of due jobs of every kind; answers how many it claimed. */
+  async function runBatch(): Promise<number> {
+    const token = randomUUID();
+    const claimed = await claimDue(token);
+    if (claimed.length === 0) return 0;
+    const inTransaction = claimed.filter((row) => handlers.has(row.kind));
+    const stepsByKind = new Map<string, Claimed[]>();
+    for (const row of claimed) {
+      if (handlers.has(row.kind)) continue;
+      const list = stepsByKind.get(row.kind);
+      if (list) list.push(row);
+      else stepsByKind.set(row.kind, [row]);
+    }
+    if (inTransaction.length > 0) await runInTransaction(inTransaction, token);
+    for (const [kind, rows] of stepsByKind) await steps.runClaimed(kind, rows, token);
+    return claimed.length;
   }
 
   /** Runs everything due now, batch after batch (jobs a job schedules for now run too). */
@@ -220,7 +287,7 @@ export function createScheduler(deps: {
     const loop = async () => {
       let total = 0;
       for (let i = 0; i < 1000; i++) {
-        const n = (await runBatch()) + (await steps.runBatch());
+        const n = await runBatch();
         total += n;
         if (n === 0) break;
       }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
 import { transact } from '../db/transact.ts';
@@ -19,45 +18,26 @@ export interface StepHandler<P = any, A = any> {
   call(jobs: Array<Job<P>>): Promise<A[]>;
   record(trx: Trx<DB>, done: Array<{ job: Job<P>; answer: A }>): Promise<void>;
   maxAttempts?: number;
-  /** Longer than the slowest `call` can take (its timeouts), so a live worker never loses a claim. */
-  leaseMs?: number;
   /** Seconds before the given (1-based) retry after a failure. */
   backoff?: (attempt: number) => number;
 }
 
-type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
+/** A jobs row as the scheduler's claim answers it. */
+export type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
 
-const DEFAULT_LEASE_MS = 60_000;
 const defaultBackoff = (attempt: number) => Math.min(300, 2 ** attempt);
 
 /**
- * The claim-call-record loop of step jobs, over the same `jobs` table as the scheduler's
- * transactional jobs (which never claim a step kind). Due time is business time (the service
- * clock); the lease is liveness, measured by the database server's real clock.
+ * The call-record half of step jobs, over the same `jobs` table as the scheduler's transactional
+ * jobs: the scheduler claims due jobs of every kind under a lease (one statement), and hands the
+ * step kinds here.
  */
-export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: Logger; metrics?: Metrics; batchSize?: number }) {
+export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: Logger; metrics?: Metrics }) {
   const handlers = new Map<string, StepHandler>();
-  const batchSize = deps.batchSize ?? 50;
 
   function register<P, A>(kind: string, handler: StepHandler<P, A>) {
     if (handlers.has(kind)) throw new Error(`step kind ${kind} registered twice`);
     handlers.set(kind, handler);
-  }
-
-  /** Claims due step jobs of one kind: one statement that commits the lease at once. */
-  async function claim(kind: string, handler: StepHandler, token: string): Promise<Claimed[]> {
-    const now = deps.clock.now();
-    const leaseSeconds = (handler.leaseMs ?? DEFAULT_LEASE_MS) / 1000;
-    const rows = await sql<Claimed>`
-      UPDATE jobs SET lease_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${token}, updated_at = ${now}
-       WHERE id IN (
-         SELECT id FROM jobs
-          WHERE kind = ${kind} AND status = 'pending' AND run_at <= ${now} AND (lease_until IS NULL OR lease_until < now())
-          ORDER BY run_at, id
-          LIMIT ${batchSize}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, max_attempts`.execute(deps.db);
-    return rows.rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
 
   /** The jobs failed this attempt: back to pending later (the lease dropped), or given up. */
@@ -103,11 +83,10 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
     });
   }
 
-  /** One claim of one kind: call, then record (the whole batch, or each job alone if that fails). */
-  async function runKind(kind: string, handler: StepHandler): Promise<number> {
-    const token = randomUUID();
-    const rows = await claim(kind, handler, token);
-    if (rows.length === 0) return 0;
+  /** Jobs of one kind claimed under `token` (by the scheduler's claim): call, then record. */
+  async function runClaimed(kind: string, rows: Claimed[], token: string): Promise<void> {
+    const handler = handlers.get(kind);
+    if (!handler) throw new Error(`no step handler for job kind "${kind}"`);
     const started = performance.now();
     const jobs: Job[] = rows.map((row) => ({ id: Number(row.id), kind: row.kind, payload: row.payload, attempt: row.attempts + 1 }));
     let answers: unknown[];
@@ -116,7 +95,7 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
       if (answers.length !== jobs.length) throw new Error(`step ${kind}: ${answers.length} answers for ${jobs.length} jobs`);
     } catch (error) {
       await fail(kind, handler, rows, token, error);
-      return rows.length;
+      return;
     }
     const entries = rows.map((row, i) => ({ row, job: jobs[i]!, answer: answers[i] }));
     try {
@@ -135,19 +114,11 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
       }
     }
     deps.metrics?.jobDuration.observe({ kind }, (performance.now() - started) / 1000 / rows.length);
-    return rows.length;
-  }
-
-  /** One pass over every step kind; answers how many jobs it handled. */
-  async function runBatch(): Promise<number> {
-    let total = 0;
-    for (const [kind, handler] of handlers) total += await runKind(kind, handler);
-    return total;
   }
 
   return {
     register,
-    runBatch,
+    runClaimed,
     kinds: () => [...handlers.keys()],
     maxAttemptsOf: (kind: string) => handlers.get(kind)?.maxAttempts,
   };
