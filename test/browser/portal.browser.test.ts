@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
-import { chromiumMissing, CHROMIUM, launchBrowser, screenshots, seriousViolations } from './browser-support.ts';
+import { chromiumMissing, CHROMIUM, launchBrowser, PHONE_WIDTH, screenshots, seriousViolations } from './browser-support.ts';
 
 if (chromiumMissing && process.env.PORTAL_BROWSER_REQUIRED) {
   throw new Error(`PORTAL_BROWSER_REQUIRED is set but there is no chromium at ${CHROMIUM}`);
@@ -30,7 +30,8 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
   }
   async function check(name: string) {
     expect(await seriousViolations(page), name).toEqual([]);
-    await screenshots(page, name);
+    const { phoneWidth } = await screenshots(page, name);
+    expect(phoneWidth, `${name} is wider than a ${PHONE_WIDTH} px phone`).toBeLessThanOrEqual(PHONE_WIDTH);
   }
   async function signIn(email: string, password: string) {
     await page.goto(base + '/portal/sign-in');
