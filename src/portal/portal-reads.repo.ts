@@ -22,7 +22,7 @@ export const portalReads = {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.delivered_at', 'd.created_at', 'e.type', 'w.url'])
+      .select(['d.id', 'd.event_id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.delivered_at', 'd.created_at', 'e.type', 'w.url'])
       .where('d.account_id', '=', accountId)
       .where('e.transaction_id', '=', transactionId)
       .orderBy('d.id', 'desc')
@@ -30,15 +30,18 @@ export const portalReads = {
       .execute();
   },
 
-  /** Attempt log of some deliveries (time, response status, duration), newest first. */
-  attemptsOf(db: Kysely<DB>, accountId: number, deliveryIds: number[]) {
-    if (deliveryIds.length === 0) return Promise.resolve([]);
+  /**
+   * Attempt log of a transaction's events, newest first: the relay's attempts and the resends (a
+   * resend belongs to no delivery, so a log row is matched to its delivery by event and webhook).
+   */
+  attemptsOfTransaction(db: Kysely<DB>, accountId: number, transactionId: number) {
     return db
-      .selectFrom('webhook_logs')
-      .select(['id', 'delivery_id', 'kind', 'attempt', 'url', 'status_code', 'duration_ms', 'error', 'created_at'])
-      .where('account_id', '=', accountId)
-      .where('delivery_id', 'in', deliveryIds)
-      .orderBy('id', 'desc')
+      .selectFrom('webhook_logs as l')
+      .innerJoin('events as e', 'e.id', 'l.event_id')
+      .select(['l.id', 'l.event_id', 'l.webhook_id', 'l.delivery_id', 'l.kind', 'l.attempt', 'l.status_code', 'l.duration_ms', 'l.error', 'l.created_at'])
+      .where('l.account_id', '=', accountId)
+      .where('e.transaction_id', '=', transactionId)
+      .orderBy('l.id', 'desc')
       .limit(500)
       .execute();
   },

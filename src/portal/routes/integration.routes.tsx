@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { DomainError } from '../../domain/errors/domain-error.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import type { EventType } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
 import { recordAs } from '../../services/audit/audit-log.ts';
@@ -369,9 +369,10 @@ export const integrationRoutes: PortalRoutes = (app, c) => {
     const accountId = memberAccountId(request);
     const id = (request.params as { id: string }).id;
     try {
-      // With a url: that delivery's URL only; without: every URL registered for the event.
-      const url = field(request.body, 'url');
-      await c.webhookResend.resend(accountId, id, url ? { url } : {});
+      // With a webhook: that delivery's registered URL only (with its custom headers); without: every URL of the event.
+      const webhook = field(request.body, 'webhook');
+      if (webhook && !/^\d{1,12}$/.test(webhook)) throw new ValidationError(['webhook must be the id of one of your webhook URLs']);
+      await c.webhookResend.resend(accountId, id, webhook ? { webhookId: Number(webhook) } : {});
     } catch (error) {
       const refused = refusal(error);
       if (refused.status === 404) throw new DomainError('NOT_FOUND');
