@@ -19,3 +19,9 @@ export function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : '';
 }
+
+/** An uploaded file's text (multipart forms); '' when no file, or an empty one, was chosen. */
+export function uploadedText(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return Buffer.isBuffer(value) ? value.toString('utf8') : '';
+}

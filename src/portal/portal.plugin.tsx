@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../container.ts';
 import { toProblem } from '../http/errors/problem.ts';
@@ -39,6 +40,8 @@ function same(a: string, b: string): boolean {
 export async function portalPlugin(app: FastifyInstance, c: Container) {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
+  // File uploads (a certificate or CSR in PEM): parsed before the CSRF check, which reads `_csrf` from the fields.
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 64 * 1024, files: 1, fields: 10, parts: 11 } });
 
   app.decorateRequest('portal', null as unknown as PageContext);
 

@@ -170,6 +170,38 @@ describe('member dashboard', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('certificates: a PEM file is uploaded (certificate or CSR); an oversized file or no PEM gets a 4xx naming the problem', async () => {
+    const x509 = await import('@peculiar/x509');
+    const { webcrypto } = await import('node:crypto');
+    x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+    const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const cert = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: '0a1b2c', name: 'CN=uploaded-by-file', notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 86_400_000 * 30), keys, signingAlgorithm: alg,
+    });
+    const uploaded = await member.upload('/portal/certificates', { pem: '' }, { pemFile: { name: 'client.pem', content: cert.toString('pem') } });
+    expect(uploaded.statusCode).toBe(303);
+    const list = await member.get('/portal/certificates');
+    expect(list.body).toContain('CN=uploaded-by-file');
+    const fingerprint = Buffer.from(await cert.getThumbprint('SHA-256', webcrypto as unknown as Crypto)).toString('hex');
+    expect(list.body).toContain(fingerprint);
+
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=csr-by-file', keys, signingAlgorithm: alg });
+    const signed = await member.upload('/portal/certificates', {}, { pemFile: { name: 'request.csr', content: csr.toString('pem') } });
+    expect(signed.statusCode).toBe(201);
+    expect(signed.body).toContain('download="client-cert.pem"');
+    expect((await member.get('/portal/certificates')).body).toContain('CN=csr-by-file');
+
+    const notPem = await member.upload('/portal/certificates', {}, { pemFile: { name: 'photo.jpg', content: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) } });
+    expect(notPem.statusCode).toBe(400);
+    expect(notPem.body).toContain('pem must be');
+    const huge = await member.upload('/portal/certificates', {}, { pemFile: { name: 'huge.pem', content: Buffer.alloc(200 * 1024, 65) } });
+    expect(huge.statusCode).toBe(413);
+    // Without the CSRF token, an upload is refused like any other form.
+    const forged = await member.upload('/portal/certificates', { _csrf: 'forged' }, { pemFile: { name: 'client.pem', content: cert.toString('pem') } });
+    expect(forged.statusCode).toBe(403);
+  });
+
   it('MED: lists the infractions with status and the analysis deadline', async () => {
     const res = await member.get('/portal/med');
     expect(res.statusCode).toBe(200);
