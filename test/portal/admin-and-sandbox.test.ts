@@ -67,6 +67,17 @@ describe('admin panel', () => {
     await sql`ALTER TABLE audit_log DROP CONSTRAINT no_limits_test`.execute(h.c.db);
   });
 
+  it("the split frequency set through the admin API is audited with before and after", async () => {
+    const account = await h.createAccount();
+    const res = await h.admin('PATCH', `/admin/accounts/${account.id}/split-frequency`, { frequency: 'HOURLY' });
+    expect(res.statusCode).toBe(200);
+    const rows = await h.c.db.selectFrom('audit_log').selectAll().where('account_id', '=', account.id).where('action', '=', 'account.split-frequency').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.actor).toBe('admin-token');
+    expect((rows[0]!.before as { splitFrequency: string }).splitFrequency).toBe('DAILY');
+    expect((rows[0]!.after as { splitFrequency: string }).splitFrequency).toBe('HOURLY');
+  });
+
   it('invites a member from the panel (link shown once), removes them, and their session ends', async () => {
     const account = await h.createAccount();
     const invited = await operator.post(`/portal/admin/accounts/${account.id}/members`, { email: 'clerk@example.com' });

@@ -61,7 +61,7 @@ export function portalClient(h: Harness, options: { address?: string; host?: str
     async upload(url: string, fields: Record<string, string>, files: Record<string, { name: string; content: string | Buffer }>) {
       const form = new FormData();
       for (const [name, value] of Object.entries({ _csrf: csrf, ...fields })) form.append(name, value);
-      for (const [name, file] of Object.entries(files)) form.append(name, new Blob([file.content]), file.name);
+      for (const [name, file] of Object.entries(files)) form.append(name, new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
       const encoded = new Request('http://portal.test/', { method: 'POST', body: form });
       return remember(
         await h.app.inject({
