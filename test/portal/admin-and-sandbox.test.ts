@@ -159,9 +159,17 @@ describe('sandbox tools', () => {
     expect(med.statusCode).toBe(200);
     expect((await member.get('/portal/med')).body).toContain('OPEN');
 
+    // Moving the clock makes what fell due happen: a 10-minute charge no one paid expires.
+    const unpaid = await member.post('/portal/charges', { value: '5,00', description: 'expira', expiration: '10' });
+    const unpaidId = String(unpaid.headers.location).split('/').pop()!;
     const before = h.c.clock.now().getTime();
     const moved = await member.post('/portal/sandbox/clock', { minutes: '90' });
     expect(moved.statusCode).toBe(200);
+    expect(moved.body).toContain('Clock moved 90 min forward.');
     expect(h.c.clock.now().getTime() - before).toBe(90 * 60_000);
+    expect((await member.get(`/portal/charges/${unpaidId}/status`)).body).not.toContain('Pending');
+    const badMinutes = await member.post('/portal/sandbox/clock', { minutes: 'soon' });
+    expect(badMinutes.statusCode).toBe(400);
+    expect(badMinutes.body).toContain('minutes must be');
   });
 });
