@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../container.ts';
 import { toProblem } from '../http/errors/problem.ts';
 import { PRE_SESSION_COOKIE, SESSION_COOKIE, render, secureCookies, type PortalRoutes } from './context.ts';
+import { refusalText } from './forms.ts';
 import { chooseLang, LANG_COOKIE, translator } from './i18n.ts';
 import { AuthPage, Page, type PageContext } from './layout.tsx';
 import { adminRoutes } from './routes/admin.routes.tsx';
@@ -109,7 +110,7 @@ export async function portalPlugin(app: FastifyInstance, c: Container) {
       return render(reply, <ErrorPage ctx={ctx} title={ctx.t('errorTitle')} lead={ctx.t('errorLead', { id: String(request.id) })} />, problem.status >= 500 ? problem.status : 500);
     }
     if (problem.headers) reply.headers(problem.headers);
-    const message = Array.isArray(problem.message) ? problem.message.join('; ') : problem.message;
+    const message = refusalText(problem, ctx.lang);
     return render(reply, <ErrorPage ctx={ctx} title={ctx.t('forbiddenTitle')} lead={message} />, problem.status);
   });
 

@@ -45,6 +45,43 @@ describe('member dashboard', () => {
     expect((await member.get('/portal/transactions/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
 
+  it("a transaction's detail shows amount, fee, net, status, end-to-end id, masked counterpart, its refunds and its MED", async () => {
+    const account = await h.createAccount({ name: 'Loja Detalhe' });
+    expect((await h.admin('PATCH', `/admin/accounts/${account.id}/fees`, { cashIn: { fixed: 0.5, percent: 0 } })).statusCode).toBe(200);
+    const received = (await h.deposit(account.id, 100)) as { transactionId: string; endToEndId: string };
+    const token = await h.tokenFor(account.id);
+    const refund = await h.api('POST', `/api/pix/refund-in/${received.transactionId}`, token, { refundValue: 10, reason: 'troca' });
+    expect(refund.statusCode).toBe(201);
+    const med = await h.admin('POST', '/sandbox/med', { accountId: account.id, endToEndId: received.endToEndId, cause: 'SCAM' });
+    expect(med.statusCode).toBe(201);
+
+    const client = await signedInMember(h, account.id, 'detail@example.com');
+    const page = await client.get(`/portal/transactions/${received.transactionId}`);
+    expect(page.statusCode).toBe(200);
+    const field = (label: string) => new RegExp(`<dt>${label}</dt><dd[^>]*>([^<]*)</dd>`).exec(page.body)?.[1];
+    expect(field('Amount')).toBe('R$ 100,00');
+    expect(field('Fee')).toBe('R$ 0,50');
+    expect(field('Net amount')).toBe('R$ 99,50');
+    expect(field('Status')).toBe('Confirmed');
+    expect(field('End-to-end id')).toBe(received.endToEndId);
+    expect(field('Document')).toMatch(/^\*\*\*\.\d{3}\.\d{3}-\*\*$|^\*\*\.\d{3}\.\d{3}\/\d{4}-\*\*$/);
+    const refunds = page.body.slice(page.body.indexOf('id="refunds"'), page.body.indexOf('id="meds"'));
+    expect(refunds).toContain(`href="/portal/transactions/${refund.json().transactionId}"`);
+    expect(refunds).toContain('R$ 10,00');
+    const meds = page.body.slice(page.body.indexOf('id="meds"'), page.body.indexOf('id="deliveries"'));
+    expect(meds).toContain('OPEN');
+    expect(meds).toContain('R$ ');
+
+    // The MED page: status, requesting bank and the analysis deadline, 7 days after opening.
+    const medPage = await client.get('/portal/med');
+    const row = /<tbody>(<tr>.*?<\/tr>)/s.exec(medPage.body)?.[1] ?? '';
+    expect(row).toContain('OPEN');
+    const dates = [...row.matchAll(/(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2})/g)].map((m) => Date.UTC(+m[3]!, +m[2]! - 1, +m[1]!, +m[4]!, +m[5]!));
+    expect(dates).toHaveLength(2);
+    expect(dates[1]! - dates[0]!).toBe(7 * 86_400_000);
+    expect(row).toContain('R$ 100,00');
+  });
+
   it('transactions: pages of 25 with Next and Previous, without counting the window', async () => {
     const busy = await h.createAccount();
     for (let i = 0; i < 26; i++) await h.deposit(busy.id, 1 + i);
@@ -117,6 +154,20 @@ describe('member dashboard', () => {
     const id = /action="\/portal\/webhooks\/(\d+)\/remove"/.exec(page.body)![1]!;
     expect((await member.post(`/portal/webhooks/${id}/remove`)).statusCode).toBe(303);
     expect((await member.get('/portal/webhooks')).body).not.toContain('https://hooks.example.com/pix');
+  });
+
+  it('webhooks: at most 3 URLs per event; the 4th is refused with a message in the page language', async () => {
+    for (const n of [1, 2, 3]) expect((await member.post('/portal/webhooks', { eventType: 'cash_out', url: `https://limit.example.com/${n}`, headers: '' })).statusCode).toBe(303);
+    const fourth = await member.post('/portal/webhooks', { eventType: 'cash_out', url: 'https://limit.example.com/4', headers: '' });
+    expect(fourth.statusCode).toBe(400);
+    expect(fourth.body).toContain('already has 3 active webhook URLs');
+    const quarta = await member.post('/portal/webhooks', { eventType: 'cash_out', url: 'https://limit.example.com/4', headers: '' }, { 'accept-language': 'pt-BR' });
+    expect(quarta.statusCode).toBe(400);
+    expect(quarta.body).toContain('Este evento já possui 3 URLs de webhook ativas');
+    // Another event still has room: the limit is per event.
+    expect((await member.post('/portal/webhooks', { eventType: 'refund_in', url: 'https://limit.example.com/4', headers: '' })).statusCode).toBe(303);
+    const page = await member.get('/portal/webhooks');
+    expect(page.body.match(/<td>cash_out<\/td><td class="mono">https:\/\/limit\.example\.com\/\d<\/td>/g)).toHaveLength(3);
   });
 
   it('credentials: the secret is shown once, the credential can get a token until revoked', async () => {

@@ -85,7 +85,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
       const account = await c.accounts.create(form, auditAccountChange(c.audit, actorOf(request), 'account.create'));
       return reply.redirect(`/portal/admin/accounts/${account.id}`, 303);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return render(reply, <AccountsPage ctx={request.portal} q="" error={refused.message} form={form} />, refused.status);
     }
   });
@@ -197,7 +197,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
     try {
       await c.accounts.setLimits(account.id, limits, auditAccountChange(c.audit, actorOf(request), 'account.limits'));
     } catch (error) {
-      return showAccount(request, reply, { error: refusal(error).message }, refusal(error).status);
+      return showAccount(request, reply, { error: refusal(error, request.portal.lang).message }, refusal(error, request.portal.lang).status);
     }
     return showAccount(request, reply, { notice: en ? 'Limits saved.' : 'Limites salvos.' });
   });
@@ -226,7 +226,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
       const invited = await c.portalPeople.inviteMember(actorOf(request), account.id, field(request.body, 'email'));
       return showAccount(request, reply, { invitationUrl: invited.invitationUrl }, 201);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return showAccount(request, reply, { error: refused.message }, refused.status);
     }
   });
@@ -352,7 +352,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
     try {
       await c.portalPeople.createOperator(actorOf(request), { email: field(request.body, 'email'), password: field(request.body, 'password') });
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       throw new DomainError(refused.status === 409 ? 'CONFLICT' : 'VALIDATION_FAILED', undefined, refused.message);
     }
     return reply.redirect('/portal/admin/system', 303);

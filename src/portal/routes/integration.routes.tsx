@@ -248,7 +248,7 @@ export function integrationPages(c: Container) {
       try {
         await c.webhooks.register(accountId, { eventType, url: field(request.body, 'url').trim(), headers }, recordAs(c.audit, actorOf(request), 'webhook.register'));
       } catch (error) {
-        const refused = refusal(error);
+        const refused = refusal(error, request.portal.lang);
         return show(request, reply, 'webhooks', { error: refused.message }, refused.status);
       }
       return reply.redirect(back(request, 'webhooks'), 303);
@@ -292,7 +292,7 @@ export function integrationPages(c: Container) {
         }
         await c.certificates.register(accountId, pem, recordAs(c.audit, actorOf(request), 'certificate.register'));
       } catch (error) {
-        const refused = refusal(error);
+        const refused = refusal(error, request.portal.lang);
         return show(request, reply, 'certificates', { error: refused.message }, refused.status);
       }
       return reply.redirect(back(request, 'certificates'), 303);
@@ -379,7 +379,7 @@ export const integrationRoutes: PortalRoutes = (app, c) => {
       if (webhook && !/^\d{1,12}$/.test(webhook)) throw new ValidationError(['webhook must be the id of one of your webhook URLs']);
       await c.webhookResend.resend(accountId, id, webhook ? { webhookId: Number(webhook) } : {});
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       if (refused.status === 404) throw new DomainError('NOT_FOUND');
       throw error;
     }

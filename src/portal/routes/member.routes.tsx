@@ -74,7 +74,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
         ...(q.endDate ? { endDate: q.endDate } : {}),
       });
     } catch (error) {
-      problem = refusal(error);
+      problem = refusal(error, request.portal.lang);
     }
     const link = (p: number) => {
       const params = new URLSearchParams(Object.entries({ ...q, page: String(p) }).filter((e): e is [string, string] => Boolean(e[1])));

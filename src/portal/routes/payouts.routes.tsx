@@ -94,7 +94,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     try {
       holder = await c.payouts.cashOut.preview(accountId, form.key, checked.keyType);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
     }
     // The externalId is fixed here: pressing Confirm twice (or resubmitting) pays once.
@@ -153,7 +153,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
       });
       return reply.redirect(`/portal/transactions/${tx.transaction_id}`, 303);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       // A concurrent double submit loses the race on the unique externalId: show the winner.
       const winner = await c.transactions.get(accountId, externalId).catch(() => undefined);
       if (winner) return reply.redirect(`/portal/transactions/${winner.transaction_id}`, 303);

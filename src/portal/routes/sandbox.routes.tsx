@@ -81,7 +81,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     try {
       return show(request, reply, { notice: await action() });
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return show(request, reply, { error: refused.message }, refused.status);
     }
   };
