@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 /** Read-only queries behind the portal's views that no service exposes (each one bounded). */
@@ -84,16 +84,25 @@ export const portalReads = {
     return { pending: of('pending'), failed: of('failed'), failedRows };
   },
 
-  /** Deliveries that failed at least once and are not delivered (retrying or given up), newest first. */
-  failingDeliveries(db: Kysely<DB>, limit: number) {
-    return db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.account_id', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'w.url'])
-      .where((eb) => eb.or([eb('d.status', '=', 'failed'), eb.and([eb('d.status', '=', 'pending'), eb('d.attempts', '>', 0)])]))
-      .orderBy('d.id', 'desc')
-      .limit(limit)
-      .execute();
+  /**
+   * Deliveries that failed at least once and are not delivered (retrying or given up): how many,
+   * and the newest. The partial index webhook_deliveries_failing holds exactly these rows.
+   */
+  async failingDeliveries(db: Kysely<DB>, limit: number) {
+    const failing = (eb: ExpressionBuilder<DB & { d: DB['webhook_deliveries'] }, 'd'>) =>
+      eb.or([eb('d.status', '=', 'failed'), eb.and([eb('d.status', '=', 'pending'), eb('d.attempts', '>', 0)])]);
+    const [rows, total] = await Promise.all([
+      db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .select(['d.id', 'd.account_id', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'w.url'])
+        .where(failing)
+        .orderBy('d.id', 'desc')
+        .limit(limit)
+        .execute(),
+      db.selectFrom('webhook_deliveries as d').select((eb) => eb.fn.countAll<string>().as('n')).where(failing).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
   },
 
   /** Charges still waiting for a payer (sandbox tools). */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 import { portalClient, signedInMember, signedInOperator } from './portal-client.ts';
 
 let h: Harness;
@@ -99,12 +100,54 @@ describe('admin panel', () => {
     const hook = await operator.post(`/portal/admin/accounts/${account.id}/webhooks`, { eventType: 'cash_out', url: 'https://ops.example.com/hook', headers: '' });
     expect(hook.statusCode).toBe(303);
     expect((await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().total).toBe(1);
+    const clientId = /id="client-id" class="mono" readonly="" value="([^"]+)"/.exec(created.body)![1]!;
+
+    const made = await operator.post(`/portal/admin/accounts/${account.id}/certificates/make`);
+    expect(made.statusCode).toBe(201);
+    expect(made.body).toContain('download="client-key.pem"');
+    const page = await operator.get(`/portal/admin/accounts/${account.id}`);
+    expect(page.body).toContain('R$ 0,00');
+    const fingerprint = /action="\/portal\/admin\/accounts\/\d+\/certificates\/([0-9a-f]{64})\/revoke"/.exec(page.body)![1]!;
+    const webhookId = /action="\/portal\/admin\/accounts\/\d+\/webhooks\/(\d+)\/remove"/.exec(page.body)![1]!;
+    expect((await operator.post(`/portal/admin/accounts/${account.id}/certificates/${fingerprint}/revoke`)).statusCode).toBe(303);
+    expect((await operator.post(`/portal/admin/accounts/${account.id}/credentials/${clientId}/revoke`)).statusCode).toBe(303);
+    expect((await operator.post(`/portal/admin/accounts/${account.id}/webhooks/${webhookId}/remove`)).statusCode).toBe(303);
+    expect((await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().total).toBe(0);
+    const after = await operator.get(`/portal/admin/accounts/${account.id}`);
+    expect(after.body).not.toContain(`/certificates/${fingerprint}/revoke`);
+    expect(after.body).not.toContain(`/credentials/${clientId}/revoke`);
+    const audit = await h.c.db.selectFrom('audit_log').select('action').where('account_id', '=', account.id).where('actor_email', '=', 'ops@example.com').orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['credential.create', 'webhook.register', 'certificate.make', 'certificate.revoke', 'credential.revoke', 'webhook.remove']);
+    // An account that does not exist is a 404 in the panel too.
+    expect((await operator.get('/portal/admin/accounts/999999')).statusCode).toBe(404);
   });
 
-  it('system shows jobs and failing deliveries; an operator adds another operator', async () => {
+  it('system shows jobs waiting and failing and the webhook deliveries failing; an operator adds another operator', async () => {
+    const rx = await startReceiver();
+    try {
+      rx.on('/broken', () => ({ status: 500, body: 'boom' }));
+      const account = await h.createAccount();
+      await h.admin('POST', `/admin/accounts/${account.id}/webhooks`, { eventType: 'cash_in', url: rx.url('/broken') });
+      await h.deposit(account.id, 3);
+      await h.c.webhookRelay.runDue();
+      expect(rx.to('/broken')).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
+    // A job that used up its attempts (the scheduler's own tests make one fail for real).
+    const now = h.c.clock.now();
+    await h.c.db.insertInto('jobs').values({ kind: 'charge.expire', run_at: now, payload: JSON.stringify({ chargeId: 0 }), attempts: 10, max_attempts: 10, status: 'failed', last_error: 'charge 0 vanished', created_at: now, updated_at: now }).execute();
+    // And one waiting for next year.
+    await h.c.db.insertInto('jobs').values({ kind: 'charge.expire', run_at: new Date(now.getTime() + 365 * 86_400_000), payload: JSON.stringify({ chargeId: 0 }), created_at: now, updated_at: now }).execute();
+    const waiting = await h.c.db.selectFrom('jobs').select('id').where('status', '=', 'pending').execute();
     const page = await operator.get('/portal/admin/system');
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('Jobs waiting');
+    const stat = (label: string) => new RegExp(`${label}</div><div class="stat-value">(\\d+)<`).exec(page.body)?.[1];
+    expect(stat('Jobs waiting')).toBe(String(waiting.length));
+    expect(stat('Jobs failed')).toBe('1');
+    expect(Number(stat('Deliveries failing'))).toBeGreaterThanOrEqual(1);
+    expect(page.body).toContain('charge 0 vanished');
+    expect(page.body).toMatch(/\/broken<\/td><td>500<\/td><td>1<\/td><td>\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}<\/td>/);
     const added = await operator.post('/portal/admin/operators', { email: 'second@example.com', password: 'another long password' });
     expect(added.statusCode).toBe(303);
     await portalClient(h).signIn('second@example.com', 'another long password');

@@ -165,11 +165,11 @@ export const adminRoutes: PortalRoutes = (app, c) => {
             <button class="primary" type="submit">{en ? 'Invite' : 'Convidar'}</button>
           </form>
         </section>
-        <h2>{ctx.t('webhooks')}</h2>
+        <h2 id="webhooks" class="section-title">{ctx.t('webhooks')}</h2>
         <pages.WebhooksSection ctx={ctx} accountId={a.id} base={`/portal${base}`} {...(props.section === 'webhooks' ? extra : {})} />
-        <h2>{ctx.t('credentials')}</h2>
+        <h2 id="credentials" class="section-title">{ctx.t('credentials')}</h2>
         <pages.CredentialsSection ctx={ctx} accountId={a.id} base={`/portal${base}`} {...(props.section === 'credentials' ? extra : {})} />
-        <h2>{ctx.t('certificates')}</h2>
+        <h2 id="certificates" class="section-title">{ctx.t('certificates')}</h2>
         <pages.CertificatesSection ctx={ctx} accountId={a.id} base={`/portal${base}`} {...(props.section === 'certificates' ? extra : {})} />
       </Page>
     );
@@ -303,7 +303,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
         <section class="cards" aria-label={en ? 'Jobs' : 'Tarefas'}>
           <div class="card"><div class="stat-label">{en ? 'Jobs waiting' : 'Tarefas aguardando'}</div><div class="stat-value">{jobs.pending}</div></div>
           <div class="card"><div class="stat-label">{en ? 'Jobs failed' : 'Tarefas com falha'}</div><div class="stat-value">{jobs.failed}</div></div>
-          <div class="card"><div class="stat-label">{en ? 'Deliveries failing' : 'Entregas falhando'}</div><div class="stat-value">{failedDeliveries.length}</div></div>
+          <div class="card"><div class="stat-label">{en ? 'Deliveries failing' : 'Entregas falhando'}</div><div class="stat-value">{failedDeliveries.total}</div></div>
         </section>
         <section class="card table-card section" aria-labelledby="failing-jobs">
           <h2 id="failing-jobs">{en ? 'Failed jobs' : 'Tarefas com falha'}</h2>
@@ -316,11 +316,11 @@ export const adminRoutes: PortalRoutes = (app, c) => {
         </section>
         <section class="card table-card section" aria-labelledby="failing-deliveries">
           <h2 id="failing-deliveries">{en ? 'Webhook deliveries failing' : 'Entregas de webhook falhando'}</h2>
-          {failedDeliveries.length === 0 ? <p class="empty">{ctx.t('noneYet')}</p> : (
+          {failedDeliveries.rows.length === 0 ? <p class="empty">{ctx.t('noneYet')}</p> : (
             <table>
               <thead><tr><th scope="col">{ctx.t('account')}</th><th scope="col">URL</th><th scope="col">HTTP</th><th scope="col">{en ? 'Attempts' : 'Tentativas'}</th><th scope="col">{en ? 'Next retry' : 'Próxima tentativa'}</th></tr></thead>
               <tbody>
-                {failedDeliveries.map((d) => (
+                {failedDeliveries.rows.map((d) => (
                   <tr>
                     <td><a href={`/portal/admin/accounts/${d.account_id}`}>#{d.account_id}</a></td>
                     <td class="mono">{d.url}</td>
