@@ -48,6 +48,15 @@ describe('admin panel', () => {
     const page = await operator.get(`/portal/admin/audit?account=${id}`);
     expect(page.body).toContain('account.limits');
     expect(page.body).toContain('ops@example.com');
+    // Before and after in reais and percent, only what changed.
+    expect(page.body).toContain('<li>limits.perTransaction: R$ 5.000,00 → R$ 2.500,00</li>');
+    expect(page.body).toContain('<li>fees.cashIn.percent: 0 % → 1,5 %</li>');
+    expect(page.body).toContain('<li>fees.cashIn.fixed: R$ 0,00 → R$ 0,50</li>');
+    expect(page.body).not.toContain('<li>fees.cashOut.percent: 0 % → 0 %</li>');
+    const byActor = await operator.get(`/portal/admin/audit?actor=${encodeURIComponent('OPS@example.com')}&account=${id}`);
+    expect(byActor.body.match(/<td class="mono">account\.[a-z]+<\/td>/g)).toHaveLength(3);
+    const byOther = await operator.get(`/portal/admin/audit?actor=admin-token&account=${id}`);
+    expect(byOther.body).not.toContain('>account.limits<');
     const filtered = await operator.get(`/portal/admin/audit?account=${id}&action=account.fees`);
     expect(filtered.body).toContain('account.fees');
     expect(filtered.body).not.toContain('>account.limits<');
@@ -200,7 +209,8 @@ describe('sandbox tools', () => {
     const e2e = /name="endToEndId"><option value="(E[^"]+)"/.exec((await member.get('/portal/sandbox')).body)![1]!;
     const med = await member.post('/portal/sandbox/med', { endToEndId: e2e });
     expect(med.statusCode).toBe(200);
-    expect((await member.get('/portal/med')).body).toContain('OPEN');
+    expect((await member.get('/portal/med')).body).toContain('>Open</span>');
+    expect((await member.get('/portal/med', { 'accept-language': 'pt-BR,pt;q=0.9' })).body).toContain('>Aberta</span>');
 
     // Moving the clock makes what fell due happen: a 10-minute charge no one paid expires.
     const unpaid = await member.post('/portal/charges', { value: '5,00', description: 'expira', expiration: '10' });

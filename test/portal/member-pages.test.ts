@@ -27,6 +27,22 @@ describe('member dashboard', () => {
     expect(res.body).toContain('+ R$ 1.234,56');
   });
 
+  it('every member page is in Portuguese by default and in English when Accept-Language asks for it', async () => {
+    const pages = ['/portal', '/portal/transactions', '/portal/charges', '/portal/payouts', '/portal/webhooks', '/portal/credentials', '/portal/certificates', '/portal/med', '/portal/sandbox'];
+    for (const path of pages) {
+      const pt = await member.get(path, { 'accept-language': '' });
+      expect(pt.statusCode, path).toBe(200);
+      expect(pt.body, path).toContain('<html lang="pt-BR">');
+      expect(pt.body, path).toContain('>Início</a>');
+      expect(pt.body, path).toContain('>Sair</button>');
+      const en = await member.get(path, { 'accept-language': 'en-US,en;q=0.9,pt;q=0.5' });
+      expect(en.body, path).toContain('<html lang="en">');
+      expect(en.body, path).toContain('>Home</a>');
+      const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+      if (!['/portal/webhooks', '/portal/med'].includes(path)) expect(title(pt.body), path).not.toBe(title(en.body));
+    }
+  });
+
   it('transactions: filters of GET /api/transactions, a 31-day limit refused with a message, and the detail page', async () => {
     const list = await member.get('/portal/transactions?type=PAYMENT&status=CONFIRMED');
     expect(list.statusCode).toBe(200);
@@ -69,13 +85,13 @@ describe('member dashboard', () => {
     expect(refunds).toContain(`href="/portal/transactions/${refund.json().transactionId}"`);
     expect(refunds).toContain('R$ 10,00');
     const meds = page.body.slice(page.body.indexOf('id="meds"'), page.body.indexOf('id="deliveries"'));
-    expect(meds).toContain('OPEN');
+    expect(meds).toContain('<td>Open</td>');
     expect(meds).toContain('R$ ');
 
     // The MED page: status, requesting bank and the analysis deadline, 7 days after opening.
     const medPage = await client.get('/portal/med');
     const row = /<tbody>(<tr>.*?<\/tr>)/s.exec(medPage.body)?.[1] ?? '';
-    expect(row).toContain('OPEN');
+    expect(row).toContain('>Open</span>');
     const dates = [...row.matchAll(/(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2})/g)].map((m) => Date.UTC(+m[3]!, +m[2]! - 1, +m[1]!, +m[4]!, +m[5]!));
     expect(dates).toHaveLength(2);
     expect(dates[1]! - dates[0]!).toBe(7 * 86_400_000);

@@ -28,7 +28,7 @@ describe("a transaction's webhook deliveries in the portal", () => {
     const page = await member.get(`/portal/transactions/${tx.transactionId}`);
     expect(page.body).toContain(rx.url('/a'));
     expect(page.body).toContain(rx.url('/b'));
-    expect(page.body).toContain('pill-ok">delivered · 200');
+    expect(page.body).toContain('pill-ok">Delivered · 200');
 
     const resendA = /<input type="hidden" name="webhook" value="(\d+)"\/><button class="secondary button" type="submit" aria-label="Resend to ([^"]+)"/g;
     const webhookOf = Object.fromEntries([...page.body.matchAll(resendA)].map((m) => [m[2]!, m[1]!]));
@@ -65,7 +65,7 @@ describe("a transaction's webhook deliveries in the portal", () => {
     const summary = page.body.slice(page.body.indexOf(`Attempt log of ${rx.url('/down')}`));
     expect(summary).toMatch(/^[^]*?Next retry: \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
     expect(summary).toMatch(/<td class="num">\d+ ms<\/td>/);
-    expect(page.body).toContain('pending · 503');
+    expect(page.body).toContain('Retrying · 503');
   });
 });
 

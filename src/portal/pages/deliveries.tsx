@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { dateTime } from '../format.ts';
+import type { MessageKey } from '../i18n.ts';
 import { CsrfField, type PageContext } from '../layout.tsx';
 import type { portalReads } from '../portal-reads.repo.ts';
 
@@ -55,7 +56,7 @@ export function TransactionDeliveries(props: { ctx: PageContext; transactionId: 
                 <tr>
                   <td class="mono">{d.type}</td>
                   <td class="hide-phone mono">{d.url}</td>
-                  <td><span class={`pill ${STATUS_PILL[d.status] ?? 'pill-warn'}`}>{d.status}{d.last_status_code ? ` · ${d.last_status_code}` : ''}</span></td>
+                  <td><span class={`pill ${STATUS_PILL[d.status] ?? 'pill-warn'}`}>{t(`DELIVERY_${d.status}` as MessageKey)}{d.last_status_code ? ` · ${d.last_status_code}` : ''}</span></td>
                   <td class="hide-phone">{d.status === 'pending' ? dateTime(d.next_attempt_at, ctx.lang) : '—'}</td>
                   <td>
                     <form method="post" action={resendAction}>

@@ -9,6 +9,7 @@ import { actorOf, render, requireOperator, type PortalRoutes } from '../context.
 import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
+import { AuditChange } from '../pages/audit-change.tsx';
 import { BalanceCards } from '../pages/balance.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
 import { integrationPages } from './integration.routes.tsx';
@@ -279,7 +280,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
                     <td class="mono">{r.action}</td>
                     <td class="hide-phone">{r.account_id ? <a href={`/portal/admin/accounts/${r.account_id}`}>#{r.account_id}</a> : '—'}</td>
                     <td class="hide-phone mono">{r.address ?? '—'}</td>
-                    <td class="hide-phone mono" style="max-width: 360px">{changeText(r.before, r.after)}</td>
+                    <td class="hide-phone" style="max-width: 380px"><AuditChange before={r.before} after={r.after} /></td>
                   </tr>
                 ))}
               </tbody>
@@ -358,11 +359,3 @@ export const adminRoutes: PortalRoutes = (app, c) => {
     return reply.redirect('/portal/admin/system', 303);
   });
 };
-
-/** A short before → after text of an audit record. */
-function changeText(before: unknown, after: unknown): string {
-  const show = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
-  const b = show(before);
-  const a = show(after);
-  return b && a ? `${b} → ${a}` : a || b || '—';
-}

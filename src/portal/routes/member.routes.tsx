@@ -5,7 +5,7 @@ import { memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { centsFromNumber } from '../../domain/money.ts';
 import { brl, dateTime } from '../format.ts';
 import { refusal } from '../forms.ts';
-import { Page, StatusPill } from '../layout.tsx';
+import { medStatusText, Page, StatusPill } from '../layout.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
 import { SignedAmount, TransactionTable } from '../pages/transactions.tsx';
 import { chargesRoutes } from './charges.routes.tsx';
@@ -216,7 +216,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
               <thead><tr><th scope="col">{t('date')}</th><th scope="col">{t('status')}</th><th scope="col" class="num">{t('amount')}</th></tr></thead>
               <tbody>
                 {meds.map((m) => (
-                  <tr><td>{dateTime(m.created_at, ctx.lang)}</td><td>{m.status}{m.analysis_result ? ` · ${m.analysis_result}` : ''}</td><td class="num">{brl(m.disputed_amount)}</td></tr>
+                  <tr><td>{dateTime(m.created_at, ctx.lang)}</td><td>{medStatusText(t, m.status, m.analysis_result)}</td><td class="num">{brl(m.disputed_amount)}</td></tr>
                 ))}
               </tbody>
             </table>
@@ -262,7 +262,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
                       <td>
                         {m.originalTransactionId ? <a href={`/portal/transactions/${m.originalTransactionId}`}>{dateTime(opened, ctx.lang)}</a> : dateTime(opened, ctx.lang)}
                       </td>
-                      <td><span class={`pill ${open ? 'pill-warn' : m.analysisResult === 'APPROVED' ? 'pill-bad' : 'pill-muted'}`}>{m.status}{m.analysisResult ? ` · ${m.analysisResult}` : ''}</span></td>
+                      <td><span class={`pill ${open ? 'pill-warn' : m.analysisResult === 'APPROVED' ? 'pill-bad' : 'pill-muted'}`}>{medStatusText(t, m.status, m.analysisResult)}</span></td>
                       <td class="hide-phone">{m.requestingBank.name}</td>
                       <td>{open ? dateTime(due, ctx.lang) : '—'}</td>
                       <td class="num">{m.transaction ? brl(centsFromNumber(m.transaction.amount) ?? 0) : '—'}</td>
