@@ -19,7 +19,7 @@ function shown(path: string, value: unknown): string {
  * What an audit record changed: for an update, only the values that differ (before → after); for a
  * creation or a removal, what was there.
  */
-export function AuditChange(props: { before: unknown; after: unknown }) {
+export function AuditChange(props: { before: unknown; after: unknown; unchanged: string }) {
   const before = new Map(leaves(props.before));
   const after = new Map(leaves(props.after));
   const paths = [...new Set([...before.keys(), ...after.keys()])];
@@ -30,7 +30,7 @@ export function AuditChange(props: { before: unknown; after: unknown }) {
       if (before.size && after.size) return `${label}: ${shown(p, before.get(p))} → ${shown(p, after.get(p))}`;
       return `${label}: ${shown(p, after.size ? after.get(p) : before.get(p))}`;
     });
-  if (lines.length === 0) return <span>—</span>;
+  if (lines.length === 0) return <span class="hint">{before.size && after.size ? props.unchanged : '—'}</span>;
   return (
     <ul class="change">
       {lines.map((line) => <li>{line}</li>)}
