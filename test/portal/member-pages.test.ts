@@ -1,7 +1,12 @@
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../harness.ts';
 import { cpf } from '../factories.ts';
 import { portalClient, signedInMember } from './portal-client.ts';
+
+// jsqr is CommonJS with a default export: its types and the ESM interop disagree on the shape.
+const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
 
 let h: Harness;
 let member: ReturnType<typeof portalClient>;
@@ -121,8 +126,11 @@ describe('member dashboard', () => {
     const page = await member.get(String(created.headers.location));
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('R$ 1.500,25');
-    expect(page.body).toContain('src="data:image/png;base64,');
     expect(page.body).toMatch(/id="brcode" class="mono" readonly="" value="000201/);
+    // The QR image encodes exactly the copy-and-paste code.
+    const png = PNG.sync.read(Buffer.from(/src="data:image\/png;base64,([^"]+)"/.exec(page.body)![1]!, 'base64'));
+    const brcode = /id="brcode" class="mono" readonly="" value="([^"]+)"/.exec(page.body)![1]!.replaceAll('&amp;', '&');
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(brcode);
     expect(page.body).toContain('hx-trigger="every 2s"');
     const id = String(created.headers.location).split('/').pop()!;
     // Paid by the sandbox's payer: the status fragment stops polling and says Confirmed.

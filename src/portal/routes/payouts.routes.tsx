@@ -104,7 +104,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
       <Page ctx={ctx} title={ctx.t('payouts')} active="/portal/payouts">
         <h1>{en ? 'Confirm the payment' : 'Confirme o pagamento'}</h1>
         <section class="card" style="max-width: 560px" aria-labelledby="confirm">
-          <h2 id="confirm">{brl(checked.amount)}</h2>
+          <h2 id="confirm" class="confirm-amount">{brl(checked.amount)}</h2>
           <dl class="details">
             <dt>{en ? 'To' : 'Para'}</dt><dd id="holder-name">{holder.name}</dd>
             <dt>{ctx.t('document')}</dt><dd class="mono">{maskDocument(holder.document)}</dd>
