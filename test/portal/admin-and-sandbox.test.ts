@@ -46,7 +46,7 @@ describe('admin panel', () => {
     expect((audit[1]!.before as { limits: { perTransaction: number } }).limits.perTransaction).not.toBe(250000);
 
     const page = await operator.get(`/portal/admin/audit?account=${id}`);
-    expect(page.body).toContain('account.limits');
+    expect(auditActions(page.body)).toEqual(['account.fees', 'account.limits', 'account.create']);
     expect(page.body).toContain('ops@example.com');
     // Before and after in reais and percent, only what changed.
     expect(page.body).toContain('<li>limits.perTransaction: R$ 5.000,00 → R$ 2.500,00</li>');
@@ -54,12 +54,11 @@ describe('admin panel', () => {
     expect(page.body).toContain('<li>fees.cashIn.fixed: R$ 0,00 → R$ 0,50</li>');
     expect(page.body).not.toContain('<li>fees.cashOut.percent: 0 % → 0 %</li>');
     const byActor = await operator.get(`/portal/admin/audit?actor=${encodeURIComponent('OPS@example.com')}&account=${id}`);
-    expect(byActor.body.match(/<td class="mono">account\.[a-z]+<\/td>/g)).toHaveLength(3);
+    expect(auditActions(byActor.body)).toEqual(['account.fees', 'account.limits', 'account.create']);
     const byOther = await operator.get(`/portal/admin/audit?actor=admin-token&account=${id}`);
-    expect(byOther.body).not.toContain('>account.limits<');
+    expect(auditActions(byOther.body)).toEqual([]);
     const filtered = await operator.get(`/portal/admin/audit?account=${id}&action=account.fees`);
-    expect(filtered.body).toContain('account.fees');
-    expect(filtered.body).not.toContain('>account.limits<');
+    expect(auditActions(filtered.body)).toEqual(['account.fees']);
   });
 
   it('limit changes through the admin API are audited too, in the same transaction', async () => {
@@ -226,3 +225,8 @@ describe('sandbox tools', () => {
     expect(badMinutes.body).toContain('minutes must be');
   });
 });
+
+/** The actions listed on an audit log page, newest first. */
+function auditActions(html: string): string[] {
+  return [...html.matchAll(/<td class="mono action">(.*?)<\/td>/g)].map((m) => m[1]!.replace(/<[^>]*>/g, ''));
+}

@@ -277,7 +277,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
                   <tr>
                     <td class="nowrap">{dateTime(r.at, ctx.lang)}</td>
                     <td>{r.actor_email ?? r.actor}</td>
-                    <td class="mono">{r.action}</td>
+                    <td class="mono action">{r.action.split('.').map((part, i) => (i === 0 ? part : <><wbr />.{part}</>))}</td>
                     <td class="hide-phone">{r.account_id ? <a href={`/portal/admin/accounts/${r.account_id}`}>#{r.account_id}</a> : '—'}</td>
                     <td class="hide-phone mono nowrap">{r.address ?? '—'}</td>
                     <td class="hide-phone" style="max-width: 380px"><AuditChange before={r.before} after={r.after} unchanged={en ? 'no change' : 'sem mudança'} /></td>
