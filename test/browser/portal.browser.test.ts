@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 import { chromiumMissing, CHROMIUM, launchBrowser, PHONE_WIDTH, screenshots, seriousViolations } from './browser-support.ts';
 
 if (chromiumMissing && process.env.PORTAL_BROWSER_REQUIRED) {
@@ -131,6 +132,27 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await page.getByRole('button', { name: 'Reveal secret' }).click();
     expect(await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()).toMatch(/^whsec_/);
     await check('webhooks-secret');
+  });
+
+  it("webhook deliveries: a transaction's attempt log, and resending one delivery", async () => {
+    const rx = await startReceiver();
+    try {
+      rx.on('/flaky', (_req, nth) => (nth === 1 ? { status: 503 } : { status: 200 }));
+      expect((await h.admin('POST', `/admin/accounts/${accountId}/webhooks`, { eventType: 'cash_in', url: rx.url('/flaky') })).statusCode).toBe(201);
+      const received = (await h.deposit(accountId, 5)) as { transactionId: string };
+      await h.c.webhookRelay.runDue();
+      await visit(`/portal/transactions/${received.transactionId}`, 'transaction-deliveries');
+      const log = page.getByText(`Attempt log of ${rx.url('/flaky')} (1)`);
+      await log.click();
+      expect(await page.getByRole('cell', { name: '503', exact: true }).count()).toBe(1);
+      await page.getByRole('button', { name: `Resend to ${rx.url('/flaky')}` }).click();
+      await page.getByText(`Attempt log of ${rx.url('/flaky')} (2)`).click();
+      expect(await page.getByRole('cell', { name: '200', exact: true }).count()).toBe(1);
+      expect(rx.to('/flaky')).toHaveLength(2);
+      await check('transaction-deliveries-resent');
+    } finally {
+      await rx.close();
+    }
   });
 
   it('credentials: the secret is shown once with a copy button', async () => {
