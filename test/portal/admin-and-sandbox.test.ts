@@ -156,6 +156,13 @@ describe('admin panel', () => {
     expect(Number(stat('Deliveries failing'))).toBeGreaterThanOrEqual(1);
     expect(page.body).toContain('charge 0 vanished');
     expect(page.body).toMatch(/\/broken<\/td><td>500<\/td><td>1<\/td><td>\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}<\/td>/);
+    const short = await operator.post('/portal/admin/operators', { email: 'second@example.com', password: 'too short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toMatch(/role="alert">password must have at least 12 characters</);
+    expect(short.body).toContain('value="second@example.com"');
+    const taken = await operator.post('/portal/admin/operators', { email: 'OPS@example.com', password: 'another long password' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.body).toContain('already exists');
     const added = await operator.post('/portal/admin/operators', { email: 'second@example.com', password: 'another long password' });
     expect(added.statusCode).toBe(303);
     await portalClient(h).signIn('second@example.com', 'another long password');

@@ -292,7 +292,8 @@ export const adminRoutes: PortalRoutes = (app, c) => {
     );
   });
 
-  app.get('/admin/system', async (request, reply) => {
+  /** The System page; `problem` is a refused "add operator" form, shown next to it. */
+  async function showSystem(request: FastifyRequest, reply: FastifyReply, problem?: { status: number; message: string; email: string }) {
     requireOperator(request);
     const [jobs, failedDeliveries, operators] = await Promise.all([portalReads.jobSummary(c.db), portalReads.failingDeliveries(c.db, 25), c.portalPeople.operators()]);
     const ctx = request.portal;
@@ -337,24 +338,29 @@ export const adminRoutes: PortalRoutes = (app, c) => {
         <section class="card section" style="max-width: 560px" aria-labelledby="operators">
           <h2 id="operators">{en ? 'Operators' : 'Operadores'}</h2>
           <ul>{operators.map((o) => <li>{o.email}</li>)}</ul>
+          {problem ? <div class="alert alert-error" role="alert">{problem.message}</div> : null}
           <form class="stack" method="post" action="/portal/admin/operators">
             <CsrfField ctx={ctx} />
-            <div><label for="op-email">{ctx.t('email')}</label><input id="op-email" name="email" type="email" required /></div>
+            <div><label for="op-email">{ctx.t('email')}</label><input id="op-email" name="email" type="email" required value={problem?.email ?? ''} /></div>
             <div><label for="op-password">{ctx.t('password')}</label><input id="op-password" name="password" type="password" minlength={12} required autocomplete="new-password" /></div>
             <button class="primary" type="submit">{en ? 'Add operator' : 'Adicionar operador'}</button>
           </form>
         </section>
       </Page>,
+      problem?.status ?? 200,
     );
-  });
+  }
+
+  app.get('/admin/system', (request, reply) => showSystem(request, reply));
 
   app.post('/admin/operators', async (request, reply) => {
     requireOperator(request);
+    const email = field(request.body, 'email');
     try {
-      await c.portalPeople.createOperator(actorOf(request), { email: field(request.body, 'email'), password: field(request.body, 'password') });
+      await c.portalPeople.createOperator(actorOf(request), { email, password: field(request.body, 'password') });
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
-      throw new DomainError(refused.status === 409 ? 'CONFLICT' : 'VALIDATION_FAILED', undefined, refused.message);
+      return showSystem(request, reply, { ...refused, email });
     }
     return reply.redirect('/portal/admin/system', 303);
   });
