@@ -22,6 +22,9 @@ describe('admin panel', () => {
   });
 
   it('creates an account, finds it by name, edits limits and fees; each change is audited with before and after', async () => {
+    const refused = await operator.post('/portal/admin/accounts', { name: 'Mercado Azul', document: '123' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toMatch(/role="alert">document must be a valid CPF/);
     const created = await operator.post('/portal/admin/accounts', { name: 'Mercado Azul', document: cpf(777) });
     expect(created.statusCode).toBe(303);
     const id = Number(String(created.headers.location).split('/').pop());
