@@ -83,6 +83,15 @@ const en = {
   skipToContent: 'Skip to content',
   sandbox: 'Sandbox',
   comingSoon: 'Not available in the portal yet: use the API.',
+  MED_OPEN: 'Open',
+  MED_RECEIVED: 'Under analysis',
+  MED_CANCELLED: 'Cancelled',
+  MED_ANALYZED: 'Analyzed',
+  MED_APPROVED: 'refund approved',
+  MED_REJECTED: 'rejected',
+  DELIVERY_pending: 'Retrying',
+  DELIVERY_delivered: 'Delivered',
+  DELIVERY_failed: 'Gave up',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -168,6 +177,15 @@ const pt: Record<MessageKey, string> = {
   skipToContent: 'Pular para o conteúdo',
   sandbox: 'Sandbox',
   comingSoon: 'Ainda não disponível no portal: use a API.',
+  MED_OPEN: 'Aberta',
+  MED_RECEIVED: 'Em análise',
+  MED_CANCELLED: 'Cancelada',
+  MED_ANALYZED: 'Analisada',
+  MED_APPROVED: 'devolução aprovada',
+  MED_REJECTED: 'rejeitada',
+  DELIVERY_pending: 'Tentando de novo',
+  DELIVERY_delivered: 'Entregue',
+  DELIVERY_failed: 'Desistiu',
 };
 
 const tables: Record<Lang, Record<MessageKey, string>> = { en, 'pt-BR': pt };

@@ -128,3 +128,9 @@ export function AuthPage(props: { ctx: PageContext; title: string; children: Chi
 export function StatusPill(props: { ctx: PageContext; status: 'PENDING' | 'CONFIRMED' | 'ERROR' }) {
   return <span class={`pill pill-${props.status}`}>{props.ctx.t(props.status)}</span>;
 }
+
+/** A MED's status (and its analysis result) in the page's words. */
+export function medStatusText(t: Translate, status: string, result: string | null): string {
+  const label = t(`MED_${status}` as MessageKey);
+  return result ? `${label} · ${t(`MED_${result}` as MessageKey)}` : label;
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 /** Read-only queries behind the portal's views that no service exposes (each one bounded). */
@@ -22,7 +22,7 @@ export const portalReads = {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.delivered_at', 'd.created_at', 'e.type', 'w.url'])
+      .select(['d.id', 'd.event_id', 'd.webhook_id', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.delivered_at', 'd.created_at', 'e.type', 'w.url'])
       .where('d.account_id', '=', accountId)
       .where('e.transaction_id', '=', transactionId)
       .orderBy('d.id', 'desc')
@@ -30,15 +30,18 @@ export const portalReads = {
       .execute();
   },
 
-  /** Attempt log of some deliveries (time, response status, duration), newest first. */
-  attemptsOf(db: Kysely<DB>, accountId: number, deliveryIds: number[]) {
-    if (deliveryIds.length === 0) return Promise.resolve([]);
+  /**
+   * Attempt log of a transaction's events, newest first: the relay's attempts and the resends (a
+   * resend belongs to no delivery, so a log row is matched to its delivery by event and webhook).
+   */
+  attemptsOfTransaction(db: Kysely<DB>, accountId: number, transactionId: number) {
     return db
-      .selectFrom('webhook_logs')
-      .select(['id', 'delivery_id', 'kind', 'attempt', 'url', 'status_code', 'duration_ms', 'error', 'created_at'])
-      .where('account_id', '=', accountId)
-      .where('delivery_id', 'in', deliveryIds)
-      .orderBy('id', 'desc')
+      .selectFrom('webhook_logs as l')
+      .innerJoin('events as e', 'e.id', 'l.event_id')
+      .select(['l.id', 'l.event_id', 'l.webhook_id', 'l.delivery_id', 'l.kind', 'l.attempt', 'l.status_code', 'l.duration_ms', 'l.error', 'l.created_at'])
+      .where('l.account_id', '=', accountId)
+      .where('e.transaction_id', '=', transactionId)
+      .orderBy('l.id', 'desc')
       .limit(500)
       .execute();
   },
@@ -81,16 +84,25 @@ export const portalReads = {
     return { pending: of('pending'), failed: of('failed'), failedRows };
   },
 
-  /** Deliveries that failed at least once and are not delivered (retrying or given up), newest first. */
-  failingDeliveries(db: Kysely<DB>, limit: number) {
-    return db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.account_id', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'w.url'])
-      .where((eb) => eb.or([eb('d.status', '=', 'failed'), eb.and([eb('d.status', '=', 'pending'), eb('d.attempts', '>', 0)])]))
-      .orderBy('d.id', 'desc')
-      .limit(limit)
-      .execute();
+  /**
+   * Deliveries that failed at least once and are not delivered (retrying or given up): how many,
+   * and the newest. The partial index webhook_deliveries_failing holds exactly these rows.
+   */
+  async failingDeliveries(db: Kysely<DB>, limit: number) {
+    const failing = (eb: ExpressionBuilder<DB & { d: DB['webhook_deliveries'] }, 'd'>) =>
+      eb.or([eb('d.status', '=', 'failed'), eb.and([eb('d.status', '=', 'pending'), eb('d.attempts', '>', 0)])]);
+    const [rows, total] = await Promise.all([
+      db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .select(['d.id', 'd.account_id', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'w.url'])
+        .where(failing)
+        .orderBy('d.id', 'desc')
+        .limit(limit)
+        .execute(),
+      db.selectFrom('webhook_deliveries as d').select((eb) => eb.fn.countAll<string>().as('n')).where(failing).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
   },
 
   /** Charges still waiting for a payer (sandbox tools). */

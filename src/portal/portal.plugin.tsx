@@ -4,10 +4,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../container.ts';
 import { toProblem } from '../http/errors/problem.ts';
 import { PRE_SESSION_COOKIE, SESSION_COOKIE, render, secureCookies, type PortalRoutes } from './context.ts';
+import { refusalText } from './forms.ts';
 import { chooseLang, LANG_COOKIE, translator } from './i18n.ts';
 import { AuthPage, Page, type PageContext } from './layout.tsx';
 import { adminRoutes } from './routes/admin.routes.tsx';
@@ -39,6 +41,8 @@ function same(a: string, b: string): boolean {
 export async function portalPlugin(app: FastifyInstance, c: Container) {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
+  // File uploads (a certificate or CSR in PEM): parsed before the CSRF check, which reads `_csrf` from the fields.
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 64 * 1024, files: 1, fields: 10, parts: 11 } });
 
   app.decorateRequest('portal', null as unknown as PageContext);
 
@@ -106,7 +110,7 @@ export async function portalPlugin(app: FastifyInstance, c: Container) {
       return render(reply, <ErrorPage ctx={ctx} title={ctx.t('errorTitle')} lead={ctx.t('errorLead', { id: String(request.id) })} />, problem.status >= 500 ? problem.status : 500);
     }
     if (problem.headers) reply.headers(problem.headers);
-    const message = Array.isArray(problem.message) ? problem.message.join('; ') : problem.message;
+    const message = refusalText(problem, ctx.lang);
     return render(reply, <ErrorPage ctx={ctx} title={ctx.t('forbiddenTitle')} lead={message} />, problem.status);
   });
 

@@ -52,11 +52,18 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
 }
 
-/** Desktop and 390 px phone screenshots of the page as it is now. */
-export async function screenshots(page: Page, name: string) {
+export const PHONE_WIDTH = 390;
+
+/**
+ * Desktop and 390 px phone screenshots of the page as it is now; answers how wide the page is on the
+ * phone (wider than the screen means the reader has to scroll sideways).
+ */
+export async function screenshots(page: Page, name: string): Promise<{ phoneWidth: number }> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   const size = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setViewportSize({ width: PHONE_WIDTH, height: 844 });
+  const phoneWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
   if (size) await page.setViewportSize(size);
+  return { phoneWidth };
 }

@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
-import { chromiumMissing, CHROMIUM, launchBrowser, screenshots, seriousViolations } from './browser-support.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+import { chromiumMissing, CHROMIUM, launchBrowser, PHONE_WIDTH, screenshots, seriousViolations } from './browser-support.ts';
 
 if (chromiumMissing && process.env.PORTAL_BROWSER_REQUIRED) {
   throw new Error(`PORTAL_BROWSER_REQUIRED is set but there is no chromium at ${CHROMIUM}`);
@@ -30,7 +31,8 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
   }
   async function check(name: string) {
     expect(await seriousViolations(page), name).toEqual([]);
-    await screenshots(page, name);
+    const { phoneWidth } = await screenshots(page, name);
+    expect(phoneWidth, `${name} is wider than a ${PHONE_WIDTH} px phone`).toBeLessThanOrEqual(PHONE_WIDTH);
   }
   async function signIn(email: string, password: string) {
     await page.goto(base + '/portal/sign-in');
@@ -132,11 +134,41 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await check('webhooks-secret');
   });
 
+  it("webhook deliveries: a transaction's attempt log, and resending one delivery", async () => {
+    const rx = await startReceiver();
+    try {
+      rx.on('/flaky', (_req, nth) => (nth === 1 ? { status: 503 } : { status: 200 }));
+      expect((await h.admin('POST', `/admin/accounts/${accountId}/webhooks`, { eventType: 'cash_in', url: rx.url('/flaky') })).statusCode).toBe(201);
+      const received = (await h.deposit(accountId, 5)) as { transactionId: string };
+      await h.c.webhookRelay.runDue();
+      await visit(`/portal/transactions/${received.transactionId}`, 'transaction-deliveries');
+      const log = page.getByText(`Attempt log of ${rx.url('/flaky')} (1)`);
+      await log.click();
+      expect(await page.getByRole('cell', { name: '503', exact: true }).count()).toBe(1);
+      await page.getByRole('button', { name: `Resend to ${rx.url('/flaky')}` }).click();
+      await page.getByText(`Attempt log of ${rx.url('/flaky')} (2)`).click();
+      expect(await page.getByRole('cell', { name: '200', exact: true }).count()).toBe(1);
+      expect(rx.to('/flaky')).toHaveLength(2);
+      await check('transaction-deliveries-resent');
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('credentials: the secret is shown once with a copy button', async () => {
     await visit('/portal/credentials', 'credentials');
     await page.getByRole('button', { name: 'Create credential' }).click();
-    expect(await page.getByLabel('clientSecret').inputValue()).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const secret = await page.getByLabel('clientSecret').inputValue();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    // The copy button puts the secret on the clipboard.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.locator('[data-copy="client-secret"]').click();
+    await page.locator('[data-copy="client-secret"]', { hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await check('credentials-created');
+    // Shown once: the list no longer holds it.
+    await page.goto(base + '/portal/credentials');
+    expect(await page.content()).not.toContain(secret);
   });
 
   it('certificates: the service makes a key and certificate to download', async () => {
@@ -144,6 +176,16 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await page.getByRole('button', { name: 'Make key and certificate' }).click();
     expect(await page.getByRole('link', { name: 'Download private key' }).count()).toBe(1);
     await check('certificates-made');
+    // Upload a CSR file: the service's CA signs it and the certificate joins the list.
+    const { webcrypto } = await import('node:crypto');
+    const x509 = await import('@peculiar/x509');
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+    const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=uploaded-in-chromium', keys, signingAlgorithm: alg });
+    await page.getByLabel('Or upload a PEM file').setInputFiles({ name: 'backend.csr', mimeType: 'application/x-pem-file', buffer: Buffer.from(csr.toString('pem')) });
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await page.getByRole('link', { name: 'Download certificate' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'CN=uploaded-in-chromium' }).count()).toBe(1);
   });
 
   it('sandbox tools and MED: open a MED on a received PIX and see it listed', async () => {
@@ -151,7 +193,7 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await page.getByRole('button', { name: 'Open MED' }).click();
     await page.getByText('MED opened.').waitFor();
     await visit('/portal/med', 'med');
-    expect(await page.getByText('OPEN').count()).toBeGreaterThan(0);
+    expect(await page.getByText('Open', { exact: true }).count()).toBeGreaterThan(0);
   });
 
   it("isolation: another account's transaction answers 404", async () => {
@@ -195,12 +237,13 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await check('admin-accounts');
     await page.getByRole('link', { name: 'Padaria Central' }).click();
     await page.waitForURL(/\/portal\/admin\/accounts\/\d+$/);
-    await page.getByLabel('Per day (R$)').fill('20.000,00');
+    await page.getByLabel('Per day (R$)').fill('25.000,00');
     await page.getByRole('button', { name: 'Save limits' }).click();
     await page.getByText('Limits saved.').waitFor();
     await check('admin-account');
     await page.getByRole('link', { name: 'Audit log', exact: true }).click();
     await page.getByRole('cell', { name: 'account.limits' }).first().waitFor();
+    expect(await page.getByText('limits.daily: R$ 20.000,00 → R$ 25.000,00').count()).toBe(1);
     await check('admin-audit');
     await visit('/portal/admin/system', 'admin-system');
     await page.getByRole('button', { name: 'Sign out' }).click();

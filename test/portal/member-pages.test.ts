@@ -1,7 +1,12 @@
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../harness.ts';
 import { cpf } from '../factories.ts';
 import { portalClient, signedInMember } from './portal-client.ts';
+
+// jsqr is CommonJS with a default export: its types and the ESM interop disagree on the shape.
+const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
 
 let h: Harness;
 let member: ReturnType<typeof portalClient>;
@@ -27,6 +32,22 @@ describe('member dashboard', () => {
     expect(res.body).toContain('+ R$ 1.234,56');
   });
 
+  it('every member page is in Portuguese by default and in English when Accept-Language asks for it', async () => {
+    const pages = ['/portal', '/portal/transactions', '/portal/charges', '/portal/payouts', '/portal/webhooks', '/portal/credentials', '/portal/certificates', '/portal/med', '/portal/sandbox'];
+    for (const path of pages) {
+      const pt = await member.get(path, { 'accept-language': '' });
+      expect(pt.statusCode, path).toBe(200);
+      expect(pt.body, path).toContain('<html lang="pt-BR">');
+      expect(pt.body, path).toContain('>Início</a>');
+      expect(pt.body, path).toContain('>Sair</button>');
+      const en = await member.get(path, { 'accept-language': 'en-US,en;q=0.9,pt;q=0.5' });
+      expect(en.body, path).toContain('<html lang="en">');
+      expect(en.body, path).toContain('>Home</a>');
+      const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+      if (!['/portal/webhooks', '/portal/med'].includes(path)) expect(title(pt.body), path).not.toBe(title(en.body));
+    }
+  });
+
   it('transactions: filters of GET /api/transactions, a 31-day limit refused with a message, and the detail page', async () => {
     const list = await member.get('/portal/transactions?type=PAYMENT&status=CONFIRMED');
     expect(list.statusCode).toBe(200);
@@ -43,6 +64,43 @@ describe('member dashboard', () => {
     expect(detail.body).toMatch(/E\d{8}\d{12}[A-Za-z0-9]{11}/);
     expect(detail.body).toMatch(/\*\*\*\.\d{3}\.\d{3}-\*\*|\*\*\.\d{3}\.\d{3}\/\d{4}-\*\*/);
     expect((await member.get('/portal/transactions/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it("a transaction's detail shows amount, fee, net, status, end-to-end id, masked counterpart, its refunds and its MED", async () => {
+    const account = await h.createAccount({ name: 'Loja Detalhe' });
+    expect((await h.admin('PATCH', `/admin/accounts/${account.id}/fees`, { cashIn: { fixed: 0.5, percent: 0 } })).statusCode).toBe(200);
+    const received = (await h.deposit(account.id, 100)) as { transactionId: string; endToEndId: string };
+    const token = await h.tokenFor(account.id);
+    const refund = await h.api('POST', `/api/pix/refund-in/${received.transactionId}`, token, { refundValue: 10, reason: 'troca' });
+    expect(refund.statusCode).toBe(201);
+    const med = await h.admin('POST', '/sandbox/med', { accountId: account.id, endToEndId: received.endToEndId, cause: 'SCAM' });
+    expect(med.statusCode).toBe(201);
+
+    const client = await signedInMember(h, account.id, 'detail@example.com');
+    const page = await client.get(`/portal/transactions/${received.transactionId}`);
+    expect(page.statusCode).toBe(200);
+    const field = (label: string) => new RegExp(`<dt>${label}</dt><dd[^>]*>([^<]*)</dd>`).exec(page.body)?.[1];
+    expect(field('Amount')).toBe('R$ 100,00');
+    expect(field('Fee')).toBe('R$ 0,50');
+    expect(field('Net amount')).toBe('R$ 99,50');
+    expect(field('Status')).toBe('Confirmed');
+    expect(field('End-to-end id')).toBe(received.endToEndId);
+    expect(field('Document')).toMatch(/^\*\*\*\.\d{3}\.\d{3}-\*\*$|^\*\*\.\d{3}\.\d{3}\/\d{4}-\*\*$/);
+    const refunds = page.body.slice(page.body.indexOf('id="refunds"'), page.body.indexOf('id="meds"'));
+    expect(refunds).toContain(`href="/portal/transactions/${refund.json().transactionId}"`);
+    expect(refunds).toContain('R$ 10,00');
+    const meds = page.body.slice(page.body.indexOf('id="meds"'), page.body.indexOf('id="deliveries"'));
+    expect(meds).toContain('<td>Open</td>');
+    expect(meds).toContain('R$ ');
+
+    // The MED page: status, requesting bank and the analysis deadline, 7 days after opening.
+    const medPage = await client.get('/portal/med');
+    const row = /<tbody>(<tr>.*?<\/tr>)/s.exec(medPage.body)?.[1] ?? '';
+    expect(row).toContain('>Open</span>');
+    const dates = [...row.matchAll(/(\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2})/g)].map((m) => Date.UTC(+m[3]!, +m[2]! - 1, +m[1]!, +m[4]!, +m[5]!));
+    expect(dates).toHaveLength(2);
+    expect(dates[1]! - dates[0]!).toBe(7 * 86_400_000);
+    expect(row).toContain('R$ 100,00');
   });
 
   it('transactions: pages of 25 with Next and Previous, without counting the window', async () => {
@@ -68,8 +126,11 @@ describe('member dashboard', () => {
     const page = await member.get(String(created.headers.location));
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('R$ 1.500,25');
-    expect(page.body).toContain('src="data:image/png;base64,');
     expect(page.body).toMatch(/id="brcode" class="mono" readonly="" value="000201/);
+    // The QR image encodes exactly the copy-and-paste code.
+    const png = PNG.sync.read(Buffer.from(/src="data:image\/png;base64,([^"]+)"/.exec(page.body)![1]!, 'base64'));
+    const brcode = /id="brcode" class="mono" readonly="" value="([^"]+)"/.exec(page.body)![1]!.replaceAll('&amp;', '&');
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(brcode);
     expect(page.body).toContain('hx-trigger="every 2s"');
     const id = String(created.headers.location).split('/').pop()!;
     // Paid by the sandbox's payer: the status fragment stops polling and says Confirmed.
@@ -121,6 +182,20 @@ describe('member dashboard', () => {
     expect((await member.get('/portal/webhooks')).body).not.toContain('https://hooks.example.com/pix');
   });
 
+  it('webhooks: at most 3 URLs per event; the 4th is refused with a message in the page language', async () => {
+    for (const n of [1, 2, 3]) expect((await member.post('/portal/webhooks', { eventType: 'cash_out', url: `https://limit.example.com/${n}`, headers: '' })).statusCode).toBe(303);
+    const fourth = await member.post('/portal/webhooks', { eventType: 'cash_out', url: 'https://limit.example.com/4', headers: '' });
+    expect(fourth.statusCode).toBe(400);
+    expect(fourth.body).toContain('already has 3 active webhook URLs');
+    const quarta = await member.post('/portal/webhooks', { eventType: 'cash_out', url: 'https://limit.example.com/4', headers: '' }, { 'accept-language': 'pt-BR' });
+    expect(quarta.statusCode).toBe(400);
+    expect(quarta.body).toContain('Este evento já possui 3 URLs de webhook ativas');
+    // Another event still has room: the limit is per event.
+    expect((await member.post('/portal/webhooks', { eventType: 'refund_in', url: 'https://limit.example.com/4', headers: '' })).statusCode).toBe(303);
+    const page = await member.get('/portal/webhooks');
+    expect(page.body.match(/<td>cash_out<\/td><td class="mono">https:\/\/limit\.example\.com\/\d<\/td>/g)).toHaveLength(3);
+  });
+
   it('credentials: the secret is shown once, the credential can get a token until revoked', async () => {
     const created = await member.post('/portal/credentials');
     expect(created.statusCode).toBe(201);
@@ -170,6 +245,38 @@ describe('member dashboard', () => {
     const tampered = csr.toString('pem').replace(/([A-Za-z0-9+/]{10})([A-Za-z0-9+/])/, (_m, a: string, b: string) => a + (b === 'A' ? 'B' : 'A'));
     const bad = await member.post('/portal/certificates', { pem: tampered });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('certificates: a PEM file is uploaded (certificate or CSR); an oversized file or no PEM gets a 4xx naming the problem', async () => {
+    const x509 = await import('@peculiar/x509');
+    const { webcrypto } = await import('node:crypto');
+    x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+    const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const cert = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: '0a1b2c', name: 'CN=uploaded-by-file', notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 86_400_000 * 30), keys, signingAlgorithm: alg,
+    });
+    const uploaded = await member.upload('/portal/certificates', { pem: '' }, { pemFile: { name: 'client.pem', content: cert.toString('pem') } });
+    expect(uploaded.statusCode).toBe(303);
+    const list = await member.get('/portal/certificates');
+    expect(list.body).toContain('CN=uploaded-by-file');
+    const fingerprint = Buffer.from(await cert.getThumbprint('SHA-256', webcrypto as unknown as Crypto)).toString('hex');
+    expect(list.body).toContain(fingerprint);
+
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=csr-by-file', keys, signingAlgorithm: alg });
+    const signed = await member.upload('/portal/certificates', {}, { pemFile: { name: 'request.csr', content: csr.toString('pem') } });
+    expect(signed.statusCode).toBe(201);
+    expect(signed.body).toContain('download="client-cert.pem"');
+    expect((await member.get('/portal/certificates')).body).toContain('CN=csr-by-file');
+
+    const notPem = await member.upload('/portal/certificates', {}, { pemFile: { name: 'photo.jpg', content: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) } });
+    expect(notPem.statusCode).toBe(400);
+    expect(notPem.body).toContain('pem must be');
+    const huge = await member.upload('/portal/certificates', {}, { pemFile: { name: 'huge.pem', content: Buffer.alloc(200 * 1024, 65) } });
+    expect(huge.statusCode).toBe(413);
+    // Without the CSRF token, an upload is refused like any other form.
+    const forged = await member.upload('/portal/certificates', { _csrf: 'forged' }, { pemFile: { name: 'client.pem', content: cert.toString('pem') } });
+    expect(forged.statusCode).toBe(403);
   });
 
   it('MED: lists the infractions with status and the analysis deadline', async () => {

@@ -57,6 +57,22 @@ export function portalClient(h: Harness, options: { address?: string; host?: str
         }),
       );
     },
+    /** Posts a multipart form (as a browser does for a form with a file input); the CSRF token is added. */
+    async upload(url: string, fields: Record<string, string>, files: Record<string, { name: string; content: string | Buffer }>) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ _csrf: csrf, ...fields })) form.append(name, value);
+      for (const [name, file] of Object.entries(files)) form.append(name, new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
+      const encoded = new Request('http://portal.test/', { method: 'POST', body: form });
+      return remember(
+        await h.app.inject({
+          method: 'POST',
+          url,
+          payload: Buffer.from(await encoded.arrayBuffer()),
+          headers: headers({ 'content-type': encoded.headers.get('content-type')! }),
+          remoteAddress: options.address ?? '127.0.0.1',
+        }),
+      );
+    },
     /** Opens the sign-in page and signs in; throws unless it lands signed in. */
     async signIn(email: string, password: string) {
       await client.get('/portal/sign-in');

@@ -160,6 +160,30 @@ describe('sign-in, sessions and CSRF', () => {
     expect(noCookie.statusCode).toBe(403);
   });
 
+  it('every state-changing portal route refuses a request without the CSRF token (403) and changes nothing', async () => {
+    const account = await h.createAccount({ funds: 100 });
+    const member = await signedInMember(h, account.id, 'csrf-all@example.com');
+    const routes = ['POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => routePaths(h.app.printRoutes({ method, commonPrefix: false })).map((path) => ({ method, path })));
+    const portal = routes.filter((r) => r.path.startsWith('/portal/'));
+    // The parser found the routes (a broken one would make this test pass on nothing).
+    expect(portal.length).toBeGreaterThan(25);
+    expect(portal.map((r) => r.path)).toEqual(expect.arrayContaining(['/portal/payouts', '/portal/admin/accounts/:id/limits', '/portal/sandbox/deposit']));
+    const count = async (table: 'audit_log' | 'transactions' | 'portal_users') => Number((await h.c.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = { audit: await count('audit_log'), transactions: await count('transactions'), users: await count('portal_users') };
+    for (const { method, path } of portal) {
+      const url = path.replace(/:[A-Za-z]+/g, '1');
+      const form = { _csrf: '', email: 'x@example.com', password: 'a long enough password', amount: '1,00', value: '1,00', expiration: '60', name: 'X', document: '11144477735' };
+      const res = await h.app.inject({
+        method: method as 'POST',
+        url,
+        payload: new URLSearchParams(form).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [...member.jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      expect(res.statusCode, `${method} ${path}`).toBe(403);
+    }
+    expect({ audit: await count('audit_log'), transactions: await count('transactions'), users: await count('portal_users') }).toEqual(before);
+  });
+
   it('sign-out is a POST that ends the session server-side: the old cookie no longer opens a page', async () => {
     const account = await h.createAccount();
     const member = await signedInMember(h, account.id, 'out@example.com');
@@ -244,6 +268,32 @@ describe('isolation', () => {
     expect((await member.get('/portal/admin/accounts')).statusCode).toBe(404);
   });
 
+  it("a member reaches none of another account's charges, deliveries or sandbox actions (404), and no admin page", async () => {
+    const mine = await h.createAccount({ funds: 10 });
+    const theirs = await h.createAccount({ funds: 50 });
+    const member = await signedInMember(h, mine.id, 'iso2@example.com');
+    const other = await signedInMember(h, theirs.id, 'iso3@example.com');
+    const charge = await other.post('/portal/charges', { value: '7,00', description: 'deles', expiration: '60' });
+    const chargeId = String(charge.headers.location).split('/').pop()!;
+    const theirTx = await h.c.db.selectFrom('transactions').select(['transaction_id', 'end_to_end_id']).where('account_id', '=', theirs.id).where('kind', '=', 'PAYMENT').where('status', '=', 'CONFIRMED').executeTakeFirstOrThrow();
+    await h.admin('POST', `/admin/accounts/${theirs.id}/webhooks`, { eventType: 'cash_in', url: 'https://theirs.example.com/hook' });
+
+    expect((await member.get(`/portal/charges/${chargeId}`)).statusCode).toBe(404);
+    expect((await member.get(`/portal/charges/${chargeId}/status`)).statusCode).toBe(404);
+    expect((await member.post(`/portal/webhooks/resend-transaction/${theirTx.transaction_id}`)).statusCode).toBe(404);
+    expect((await member.post('/portal/sandbox/pay', { charge: chargeId })).statusCode).toBe(404);
+    expect((await member.post('/portal/sandbox/med', { endToEndId: theirTx.end_to_end_id! })).statusCode).toBeGreaterThanOrEqual(400);
+    // Nothing happened to the other account: its charge still waits, no MED was opened.
+    expect((await other.get(`/portal/charges/${chargeId}/status`)).body).toContain('Pending');
+    expect(await h.c.db.selectFrom('meds').select('id').where('account_id', '=', theirs.id).execute()).toHaveLength(0);
+    for (const path of ['/portal/admin/audit', '/portal/admin/system', `/portal/admin/accounts/${mine.id}`]) {
+      expect((await member.get(path)).statusCode, path).toBe(404);
+    }
+    expect((await member.post(`/portal/admin/accounts/${theirs.id}/limits`, { daily: '1,00' })).statusCode).toBe(404);
+    expect((await member.post('/portal/admin/operators', { email: 'sneaky@example.com', password: 'a long enough password' })).statusCode).toBe(404);
+    expect(await h.c.db.selectFrom('portal_users').select('id').where('email', '=', 'sneaky@example.com').execute()).toHaveLength(0);
+  });
+
   it('an operator is sent to the admin panel and is not a member of any account', async () => {
     const operator = await signedInOperator(h);
     const home = await operator.get('/portal');
@@ -252,3 +302,18 @@ describe('isolation', () => {
     expect((await operator.get('/portal/transactions')).statusCode).toBe(404);
   });
 });
+
+/** The full paths of fastify's printRoutes({ commonPrefix: false }) tree ("├── /a (POST)", "│   └── /:id/b (POST)"). */
+function routePaths(tree: string): string[] {
+  const stack: string[] = [];
+  const paths: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    paths.push(stack.join(''));
+  }
+  return paths;
+}

@@ -20,7 +20,8 @@ export function TransactionTable(props: { ctx: PageContext; rows: TransactionRow
       <thead>
         <tr>
           <th scope="col">{t('date')}</th>
-          <th scope="col">{t('type')}</th>
+          {/* On a phone the amount's sign tells the direction; the type stays on the detail page. */}
+          <th scope="col" class="hide-phone">{t('type')}</th>
           <th scope="col" class="hide-phone">{t('counterpart')}</th>
           <th scope="col">{t('status')}</th>
           <th scope="col" class="num">{t('amount')}</th>
@@ -32,7 +33,7 @@ export function TransactionTable(props: { ctx: PageContext; rows: TransactionRow
             <td>
               <a href={`/portal/transactions/${tx.transaction_id}`}>{dateTime(tx.created_at, props.ctx.lang)}</a>
             </td>
-            <td>{t(tx.kind)}</td>
+            <td class="hide-phone">{t(tx.kind)}</td>
             <td class="hide-phone">{publicCounterpart(tx.counterpart).name ?? '—'}</td>
             <td>
               <StatusPill ctx={props.ctx} status={tx.status} />

@@ -9,6 +9,7 @@ import { actorOf, render, requireOperator, type PortalRoutes } from '../context.
 import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
+import { AuditChange } from '../pages/audit-change.tsx';
 import { BalanceCards } from '../pages/balance.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
 import { integrationPages } from './integration.routes.tsx';
@@ -85,7 +86,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
       const account = await c.accounts.create(form, auditAccountChange(c.audit, actorOf(request), 'account.create'));
       return reply.redirect(`/portal/admin/accounts/${account.id}`, 303);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return render(reply, <AccountsPage ctx={request.portal} q="" error={refused.message} form={form} />, refused.status);
     }
   });
@@ -165,11 +166,11 @@ export const adminRoutes: PortalRoutes = (app, c) => {
             <button class="primary" type="submit">{en ? 'Invite' : 'Convidar'}</button>
           </form>
         </section>
-        <h2>{ctx.t('webhooks')}</h2>
+        <h2 id="webhooks" class="section-title">{ctx.t('webhooks')}</h2>
         <pages.WebhooksSection ctx={ctx} accountId={a.id} base={`/portal${base}`} {...(props.section === 'webhooks' ? extra : {})} />
-        <h2>{ctx.t('credentials')}</h2>
+        <h2 id="credentials" class="section-title">{ctx.t('credentials')}</h2>
         <pages.CredentialsSection ctx={ctx} accountId={a.id} base={`/portal${base}`} {...(props.section === 'credentials' ? extra : {})} />
-        <h2>{ctx.t('certificates')}</h2>
+        <h2 id="certificates" class="section-title">{ctx.t('certificates')}</h2>
         <pages.CertificatesSection ctx={ctx} accountId={a.id} base={`/portal${base}`} {...(props.section === 'certificates' ? extra : {})} />
       </Page>
     );
@@ -197,7 +198,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
     try {
       await c.accounts.setLimits(account.id, limits, auditAccountChange(c.audit, actorOf(request), 'account.limits'));
     } catch (error) {
-      return showAccount(request, reply, { error: refusal(error).message }, refusal(error).status);
+      return showAccount(request, reply, { error: refusal(error, request.portal.lang).message }, refusal(error, request.portal.lang).status);
     }
     return showAccount(request, reply, { notice: en ? 'Limits saved.' : 'Limites salvos.' });
   });
@@ -226,7 +227,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
       const invited = await c.portalPeople.inviteMember(actorOf(request), account.id, field(request.body, 'email'));
       return showAccount(request, reply, { invitationUrl: invited.invitationUrl }, 201);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return showAccount(request, reply, { error: refused.message }, refused.status);
     }
   });
@@ -274,12 +275,12 @@ export const adminRoutes: PortalRoutes = (app, c) => {
               <tbody>
                 {rows.map((r) => (
                   <tr>
-                    <td>{dateTime(r.at, ctx.lang)}</td>
+                    <td class="nowrap">{dateTime(r.at, ctx.lang)}</td>
                     <td>{r.actor_email ?? r.actor}</td>
-                    <td class="mono">{r.action}</td>
+                    <td class="mono action">{r.action.split('.').map((part, i) => (i === 0 ? part : <><wbr />.{part}</>))}</td>
                     <td class="hide-phone">{r.account_id ? <a href={`/portal/admin/accounts/${r.account_id}`}>#{r.account_id}</a> : '—'}</td>
-                    <td class="hide-phone mono">{r.address ?? '—'}</td>
-                    <td class="hide-phone mono" style="max-width: 360px">{changeText(r.before, r.after)}</td>
+                    <td class="hide-phone mono nowrap">{r.address ?? '—'}</td>
+                    <td class="hide-phone" style="max-width: 380px"><AuditChange before={r.before} after={r.after} unchanged={en ? 'no change' : 'sem mudança'} /></td>
                   </tr>
                 ))}
               </tbody>
@@ -291,7 +292,8 @@ export const adminRoutes: PortalRoutes = (app, c) => {
     );
   });
 
-  app.get('/admin/system', async (request, reply) => {
+  /** The System page; `problem` is a refused "add operator" form, shown next to it. */
+  async function showSystem(request: FastifyRequest, reply: FastifyReply, problem?: { status: number; message: string; email: string }) {
     requireOperator(request);
     const [jobs, failedDeliveries, operators] = await Promise.all([portalReads.jobSummary(c.db), portalReads.failingDeliveries(c.db, 25), c.portalPeople.operators()]);
     const ctx = request.portal;
@@ -303,7 +305,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
         <section class="cards" aria-label={en ? 'Jobs' : 'Tarefas'}>
           <div class="card"><div class="stat-label">{en ? 'Jobs waiting' : 'Tarefas aguardando'}</div><div class="stat-value">{jobs.pending}</div></div>
           <div class="card"><div class="stat-label">{en ? 'Jobs failed' : 'Tarefas com falha'}</div><div class="stat-value">{jobs.failed}</div></div>
-          <div class="card"><div class="stat-label">{en ? 'Deliveries failing' : 'Entregas falhando'}</div><div class="stat-value">{failedDeliveries.length}</div></div>
+          <div class="card"><div class="stat-label">{en ? 'Deliveries failing' : 'Entregas falhando'}</div><div class="stat-value">{failedDeliveries.total}</div></div>
         </section>
         <section class="card table-card section" aria-labelledby="failing-jobs">
           <h2 id="failing-jobs">{en ? 'Failed jobs' : 'Tarefas com falha'}</h2>
@@ -316,11 +318,11 @@ export const adminRoutes: PortalRoutes = (app, c) => {
         </section>
         <section class="card table-card section" aria-labelledby="failing-deliveries">
           <h2 id="failing-deliveries">{en ? 'Webhook deliveries failing' : 'Entregas de webhook falhando'}</h2>
-          {failedDeliveries.length === 0 ? <p class="empty">{ctx.t('noneYet')}</p> : (
+          {failedDeliveries.rows.length === 0 ? <p class="empty">{ctx.t('noneYet')}</p> : (
             <table>
               <thead><tr><th scope="col">{ctx.t('account')}</th><th scope="col">URL</th><th scope="col">HTTP</th><th scope="col">{en ? 'Attempts' : 'Tentativas'}</th><th scope="col">{en ? 'Next retry' : 'Próxima tentativa'}</th></tr></thead>
               <tbody>
-                {failedDeliveries.map((d) => (
+                {failedDeliveries.rows.map((d) => (
                   <tr>
                     <td><a href={`/portal/admin/accounts/${d.account_id}`}>#{d.account_id}</a></td>
                     <td class="mono">{d.url}</td>
@@ -336,33 +338,30 @@ export const adminRoutes: PortalRoutes = (app, c) => {
         <section class="card section" style="max-width: 560px" aria-labelledby="operators">
           <h2 id="operators">{en ? 'Operators' : 'Operadores'}</h2>
           <ul>{operators.map((o) => <li>{o.email}</li>)}</ul>
+          {problem ? <div class="alert alert-error" role="alert">{problem.message}</div> : null}
           <form class="stack" method="post" action="/portal/admin/operators">
             <CsrfField ctx={ctx} />
-            <div><label for="op-email">{ctx.t('email')}</label><input id="op-email" name="email" type="email" required /></div>
+            <div><label for="op-email">{ctx.t('email')}</label><input id="op-email" name="email" type="email" required value={problem?.email ?? ''} /></div>
             <div><label for="op-password">{ctx.t('password')}</label><input id="op-password" name="password" type="password" minlength={12} required autocomplete="new-password" /></div>
             <button class="primary" type="submit">{en ? 'Add operator' : 'Adicionar operador'}</button>
           </form>
         </section>
       </Page>,
+      problem?.status ?? 200,
     );
-  });
+  }
+
+  app.get('/admin/system', (request, reply) => showSystem(request, reply));
 
   app.post('/admin/operators', async (request, reply) => {
     requireOperator(request);
+    const email = field(request.body, 'email');
     try {
-      await c.portalPeople.createOperator(actorOf(request), { email: field(request.body, 'email'), password: field(request.body, 'password') });
+      await c.portalPeople.createOperator(actorOf(request), { email, password: field(request.body, 'password') });
     } catch (error) {
-      const refused = refusal(error);
-      throw new DomainError(refused.status === 409 ? 'CONFLICT' : 'VALIDATION_FAILED', undefined, refused.message);
+      const refused = refusal(error, request.portal.lang);
+      return showSystem(request, reply, { ...refused, email });
     }
     return reply.redirect('/portal/admin/system', 303);
   });
 };
-
-/** A short before → after text of an audit record. */
-function changeText(before: unknown, after: unknown): string {
-  const show = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
-  const b = show(before);
-  const a = show(after);
-  return b && a ? `${b} → ${a}` : a || b || '—';
-}

@@ -68,7 +68,7 @@ export const authRoutes: PortalRoutes = (app, c) => {
       reply.setCookie(SESSION_COOKIE, session.id, { path: '/portal', httpOnly: true, sameSite: 'lax', secure: secureCookies(request) });
       return reply.redirect(safeNext(next, homeOf(user.role)), 303);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       const t = request.portal.t;
       const message = refused.status === 429 ? t('tooManyAttempts', { minutes: Math.ceil((refused.retryAfter ?? 60) / 60) }) : refused.status === 400 ? refused.message : t('badCredentials');
       if (refused.retryAfter) reply.header('retry-after', String(refused.retryAfter));
@@ -105,7 +105,7 @@ export const authRoutes: PortalRoutes = (app, c) => {
     try {
       await c.portalPeople.acceptInvitation(token, password, request.ip);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       if (refused.status === 404) return invalidInvitation(request.portal, reply);
       const account = await c.accounts.get(invited.accountId!);
       return render(reply, <InvitationForm ctx={request.portal} csrf={csrf} token={token} account={account.name} error={refused.message} />, refused.status);

@@ -108,7 +108,7 @@ export const chargesRoutes: PortalRoutes = (app, c) => {
       );
       return reply.redirect(`/portal/charges/${tx.transaction_id}`, 303);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return render(reply, <ChargesPage ctx={request.portal} charges={await list(accountId)} error={refused.message} form={form} />, refused.status);
     }
   });

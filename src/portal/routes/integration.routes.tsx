@@ -1,13 +1,13 @@
 /** @jsxImportSource hono/jsx */
 import type { FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
-import { DomainError } from '../../domain/errors/domain-error.ts';
+import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import type { EventType } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
 import { recordAs } from '../../services/audit/audit-log.ts';
 import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { dateTime } from '../format.ts';
-import { field, refusal } from '../forms.ts';
+import { field, refusal, uploadedText } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
 
@@ -163,12 +163,16 @@ export function integrationPages(c: Container) {
           <section class="card" aria-labelledby="upload-cert">
             <h2 id="upload-cert">{en ? 'Register a certificate' : 'Registrar um certificado'}</h2>
             {props.error ? <div class="alert alert-error" role="alert">{props.error}</div> : null}
-            <form class="stack" method="post" action={`${props.base}/certificates`}>
+            <form class="stack" method="post" action={`${props.base}/certificates`} enctype="multipart/form-data">
               <CsrfField ctx={ctx} />
               <div>
                 <label for="pem">{en ? 'Certificate or certificate request (PEM)' : 'Certificado ou pedido de certificado (PEM)'}</label>
-                <textarea id="pem" name="pem" required placeholder="-----BEGIN CERTIFICATE-----" aria-describedby="pem-hint"></textarea>
+                <textarea id="pem" name="pem" placeholder="-----BEGIN CERTIFICATE-----" aria-describedby="pem-hint"></textarea>
                 <p class="hint" id="pem-hint">{en ? 'Paste a certificate to register it, or a CSR (BEGIN CERTIFICATE REQUEST) for our CA to sign.' : 'Cole um certificado para registrá-lo, ou um CSR (BEGIN CERTIFICATE REQUEST) para nossa AC assinar.'}</p>
+              </div>
+              <div>
+                <label for="pemFile">{en ? 'Or upload a PEM file' : 'Ou envie um arquivo PEM'}</label>
+                <input id="pemFile" name="pemFile" type="file" accept=".pem,.crt,.cer,.csr,.req,application/x-pem-file" />
               </div>
               <button class="primary" type="submit">{en ? 'Register' : 'Registrar'}</button>
             </form>
@@ -244,7 +248,7 @@ export function integrationPages(c: Container) {
       try {
         await c.webhooks.register(accountId, { eventType, url: field(request.body, 'url').trim(), headers }, recordAs(c.audit, actorOf(request), 'webhook.register'));
       } catch (error) {
-        const refused = refusal(error);
+        const refused = refusal(error, request.portal.lang);
         return show(request, reply, 'webhooks', { error: refused.message }, refused.status);
       }
       return reply.redirect(back(request, 'webhooks'), 303);
@@ -279,7 +283,8 @@ export function integrationPages(c: Container) {
 
     app.post(`${base}/certificates`, async (request, reply) => {
       const accountId = await accountOf(request);
-      const pem = field(request.body, 'pem');
+      // An uploaded file wins over the text box; either way the same service checks the PEM.
+      const pem = uploadedText(request.body, 'pemFile') || field(request.body, 'pem');
       try {
         if (pem.includes('CERTIFICATE REQUEST-----')) {
           const signed = await c.certificates.signRequest(accountId, pem, recordAs(c.audit, actorOf(request), 'certificate.sign-request'));
@@ -287,7 +292,7 @@ export function integrationPages(c: Container) {
         }
         await c.certificates.register(accountId, pem, recordAs(c.audit, actorOf(request), 'certificate.register'));
       } catch (error) {
-        const refused = refusal(error);
+        const refused = refusal(error, request.portal.lang);
         return show(request, reply, 'certificates', { error: refused.message }, refused.status);
       }
       return reply.redirect(back(request, 'certificates'), 303);
@@ -369,11 +374,12 @@ export const integrationRoutes: PortalRoutes = (app, c) => {
     const accountId = memberAccountId(request);
     const id = (request.params as { id: string }).id;
     try {
-      // With a url: that delivery's URL only; without: every URL registered for the event.
-      const url = field(request.body, 'url');
-      await c.webhookResend.resend(accountId, id, url ? { url } : {});
+      // With a webhook: that delivery's registered URL only (with its custom headers); without: every URL of the event.
+      const webhook = field(request.body, 'webhook');
+      if (webhook && !/^\d{1,12}$/.test(webhook)) throw new ValidationError(['webhook must be the id of one of your webhook URLs']);
+      await c.webhookResend.resend(accountId, id, webhook ? { webhookId: Number(webhook) } : {});
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       if (refused.status === 404) throw new DomainError('NOT_FOUND');
       throw error;
     }

@@ -5,7 +5,7 @@ import { memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { centsFromNumber } from '../../domain/money.ts';
 import { brl, dateTime } from '../format.ts';
 import { refusal } from '../forms.ts';
-import { Page, StatusPill } from '../layout.tsx';
+import { medStatusText, Page, StatusPill } from '../layout.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
 import { SignedAmount, TransactionTable } from '../pages/transactions.tsx';
 import { chargesRoutes } from './charges.routes.tsx';
@@ -13,6 +13,7 @@ import { payoutsRoutes } from './payouts.routes.tsx';
 import { integrationRoutes } from './integration.routes.tsx';
 import { sandboxRoutes } from './sandbox.routes.tsx';
 import { BalanceCards } from '../pages/balance.tsx';
+import { TransactionDeliveries } from '../pages/deliveries.tsx';
 
 const KINDS: TransactionKind[] = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT'];
 const STATUSES: TransactionStatus[] = ['PENDING', 'CONFIRMED', 'ERROR'];
@@ -73,7 +74,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
         ...(q.endDate ? { endDate: q.endDate } : {}),
       });
     } catch (error) {
-      problem = refusal(error);
+      problem = refusal(error, request.portal.lang);
     }
     const link = (p: number) => {
       const params = new URLSearchParams(Object.entries({ ...q, page: String(p) }).filter((e): e is [string, string] => Boolean(e[1])));
@@ -129,10 +130,11 @@ export const memberRoutes: PortalRoutes = (app, c) => {
   app.get('/transactions/:id', async (request, reply) => {
     const accountId = memberAccountId(request);
     const tx = await c.transactions.get(accountId, (request.params as { id: string }).id);
-    const [refunds, meds, deliveries] = await Promise.all([
+    const [refunds, meds, deliveries, attempts] = await Promise.all([
       portalReads.refundsOf(c.db, accountId, tx.id),
       portalReads.medsOf(c.db, accountId, tx.id),
       portalReads.deliveriesOfTransaction(c.db, accountId, tx.id),
+      portalReads.attemptsOfTransaction(c.db, accountId, tx.id),
     ]);
     const ctx = request.portal;
     const t = ctx.t;
@@ -214,46 +216,13 @@ export const memberRoutes: PortalRoutes = (app, c) => {
               <thead><tr><th scope="col">{t('date')}</th><th scope="col">{t('status')}</th><th scope="col" class="num">{t('amount')}</th></tr></thead>
               <tbody>
                 {meds.map((m) => (
-                  <tr><td>{dateTime(m.created_at, ctx.lang)}</td><td>{m.status}{m.analysis_result ? ` · ${m.analysis_result}` : ''}</td><td class="num">{brl(m.disputed_amount)}</td></tr>
+                  <tr><td>{dateTime(m.created_at, ctx.lang)}</td><td>{medStatusText(t, m.status, m.analysis_result)}</td><td class="num">{brl(m.disputed_amount)}</td></tr>
                 ))}
               </tbody>
             </table>
           )}
         </section>
-        <section class="card table-card section" aria-labelledby="deliveries">
-          <div class="page-head" style="padding: 16px 20px 0; margin: 0">
-            <h2 id="deliveries">{t('deliveries')}</h2>
-            {deliveries.length > 0 ? (
-              <form method="post" action={`/portal/webhooks/resend-transaction/${tx.transaction_id}`}>
-                <input type="hidden" name="_csrf" value={ctx.session?.csrfToken ?? ''} />
-                <button class="secondary button" type="submit">{ctx.lang === 'en' ? 'Resend all' : 'Reenviar todas'}</button>
-              </form>
-            ) : null}
-          </div>
-          {deliveries.length === 0 ? <p class="empty">{t('noneYet')}</p> : (
-            <table>
-              <thead><tr><th scope="col">{ctx.lang === 'en' ? 'Event' : 'Evento'}</th><th scope="col" class="hide-phone">URL</th><th scope="col">{t('status')}</th><th scope="col">{ctx.lang === 'en' ? 'Attempts' : 'Tentativas'}</th><th scope="col">{ctx.lang === 'en' ? 'Next retry' : 'Próxima tentativa'}</th><th scope="col"><span class="skip">{ctx.lang === 'en' ? 'Actions' : 'Ações'}</span></th></tr></thead>
-              <tbody>
-                {deliveries.map((d) => (
-                  <tr>
-                    <td>{d.type}</td>
-                    <td class="hide-phone mono">{d.url}</td>
-                    <td><span class={`pill ${d.status === 'delivered' ? 'pill-ok' : d.status === 'failed' ? 'pill-bad' : 'pill-warn'}`}>{d.status}{d.last_status_code ? ` · ${d.last_status_code}` : ''}</span></td>
-                    <td>{d.attempts}</td>
-                    <td>{d.status === 'pending' ? dateTime(d.next_attempt_at, ctx.lang) : '—'}</td>
-                    <td>
-                      <form method="post" action={`/portal/webhooks/resend-transaction/${tx.transaction_id}`}>
-                        <input type="hidden" name="_csrf" value={ctx.session?.csrfToken ?? ''} />
-                        <input type="hidden" name="url" value={d.url} />
-                        <button class="secondary button" type="submit" aria-label={`${ctx.lang === 'en' ? 'Resend to' : 'Reenviar para'} ${d.url}`}>{ctx.lang === 'en' ? 'Resend' : 'Reenviar'}</button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <TransactionDeliveries ctx={ctx} transactionId={tx.transaction_id} deliveries={deliveries} attempts={attempts} />
       </Page>,
     );
   });
@@ -293,7 +262,7 @@ export const memberRoutes: PortalRoutes = (app, c) => {
                       <td>
                         {m.originalTransactionId ? <a href={`/portal/transactions/${m.originalTransactionId}`}>{dateTime(opened, ctx.lang)}</a> : dateTime(opened, ctx.lang)}
                       </td>
-                      <td><span class={`pill ${open ? 'pill-warn' : m.analysisResult === 'APPROVED' ? 'pill-bad' : 'pill-muted'}`}>{m.status}{m.analysisResult ? ` · ${m.analysisResult}` : ''}</span></td>
+                      <td><span class={`pill ${open ? 'pill-warn' : m.analysisResult === 'APPROVED' ? 'pill-bad' : 'pill-muted'}`}>{medStatusText(t, m.status, m.analysisResult)}</span></td>
                       <td class="hide-phone">{m.requestingBank.name}</td>
                       <td>{open ? dateTime(due, ctx.lang) : '—'}</td>
                       <td class="num">{m.transaction ? brl(centsFromNumber(m.transaction.amount) ?? 0) : '—'}</td>

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { randomUUID } from 'node:crypto';
 import { maskDocument } from '../../domain/documents.ts';
+import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { PublicKeyType } from '../../domain/pix-keys.ts';
 import { memberAccountId, render, type PortalRoutes } from '../context.ts';
@@ -77,6 +78,16 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     return { amount: amount as Cents, keyType };
   }
 
+  /** The payout already sent with this confirmation's externalId; any failure but "not found" propagates. */
+  async function sentWith(accountId: number, externalId: string) {
+    try {
+      return await c.transactions.get(accountId, externalId);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
   app.get('/payouts', async (request, reply) => {
     memberAccountId(request);
     return render(reply, <PayoutStart ctx={request.portal} />);
@@ -94,7 +105,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     try {
       holder = await c.payouts.cashOut.preview(accountId, form.key, checked.keyType);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
     }
     // The externalId is fixed here: pressing Confirm twice (or resubmitting) pays once.
@@ -104,7 +115,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
       <Page ctx={ctx} title={ctx.t('payouts')} active="/portal/payouts">
         <h1>{en ? 'Confirm the payment' : 'Confirme o pagamento'}</h1>
         <section class="card" style="max-width: 560px" aria-labelledby="confirm">
-          <h2 id="confirm">{brl(checked.amount)}</h2>
+          <h2 id="confirm" class="confirm-amount">{brl(checked.amount)}</h2>
           <dl class="details">
             <dt>{en ? 'To' : 'Para'}</dt><dd id="holder-name">{holder.name}</dd>
             <dt>{ctx.t('document')}</dt><dd class="mono">{maskDocument(holder.document)}</dd>
@@ -140,7 +151,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     const externalId = field(request.body, 'externalId');
     if (!/^[0-9a-f-]{36}$/.test(externalId)) return render(reply, <PayoutStart ctx={ctx} form={form} error={en ? 'Review the payment again.' : 'Revise o pagamento de novo.'} />, 400);
     // Already sent with this confirmation (Confirm pressed twice): show that payment, send nothing.
-    const existing = await c.transactions.get(accountId, externalId).catch(() => undefined);
+    const existing = await sentWith(accountId, externalId);
     if (existing) return reply.redirect(`/portal/transactions/${existing.transaction_id}`, 303);
     try {
       const tx = await c.payouts.cashOut.create({
@@ -153,9 +164,9 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
       });
       return reply.redirect(`/portal/transactions/${tx.transaction_id}`, 303);
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       // A concurrent double submit loses the race on the unique externalId: show the winner.
-      const winner = await c.transactions.get(accountId, externalId).catch(() => undefined);
+      const winner = await sentWith(accountId, externalId);
       if (winner) return reply.redirect(`/portal/transactions/${winner.transaction_id}`, 303);
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
     }

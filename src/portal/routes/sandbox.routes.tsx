@@ -7,6 +7,7 @@ import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
 import { portalReads } from '../portal-reads.repo.ts';
+import { advanceSandboxClock } from '../../services/sandbox/sandbox-clock.ts';
 
 /**
  * Sandbox tools (sandbox mode only): the same services the /sandbox routes call, driven from the
@@ -80,7 +81,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     try {
       return show(request, reply, { notice: await action() });
     } catch (error) {
-      const refused = refusal(error);
+      const refused = refusal(error, request.portal.lang);
       return show(request, reply, { error: refused.message }, refused.status);
     }
   };
@@ -118,12 +119,10 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     const minutes = Number(field(request.body, 'minutes'));
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 525_600) return show(request, reply, { error: 'minutes must be a whole number between 1 and 525600' }, 400);
     if (!c.sandboxClock) throw new DomainError('NOT_FOUND');
+    const clock = c.sandboxClock;
     return attempt(request, reply, async () => {
-      // As POST /sandbox/clock/advance: move, then run what fell due and the webhooks it emitted.
-      c.sandboxClock!.advance(minutes * 60);
-      await c.sandboxClockStore?.save();
-      await c.scheduler.runDue();
-      await c.webhookRelay.runDue();
+      // The same rule as POST /sandbox/clock/advance: move, then what fell due happens.
+      await advanceSandboxClock({ clock, store: c.sandboxClockStore, scheduler: c.scheduler, webhookRelay: c.webhookRelay }, minutes * 60);
       return request.portal.lang === 'en' ? `Clock moved ${minutes} min forward.` : `Relógio avançado ${minutes} min.`;
     });
   });

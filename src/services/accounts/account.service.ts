@@ -82,9 +82,8 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
     }, audit);
   }
 
-  async function setSplitFrequency(id: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY'): Promise<AccountRow> {
-    await get(id);
-    return (await accountsRepo.update(db, id, { split_frequency: frequency, updated_at: clock.now() }))!;
+  async function setSplitFrequency(id: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY', audit?: AccountAudit): Promise<AccountRow> {
+    return change(id, { split_frequency: frequency, updated_at: clock.now() }, audit);
   }
 
   return { create, get, setLimits, setFees, setSplitFrequency, demo: () => accountsRepo.demo(db) };

@@ -66,7 +66,7 @@ export type AuditLog = ReturnType<typeof createAuditLog>;
 /** The actor of a request made with the admin token. */
 export const adminTokenActor = (address: string | null): Actor => ({ actor: 'admin-token', email: null, address });
 
-/** The parts of an account an audit record shows: limits and fees before and after. */
+/** The parts of an account an audit record shows: limits, fees and split frequency before and after. */
 export function accountSnapshot(row: {
   name: string;
   limit_per_transaction: number;
@@ -76,9 +76,11 @@ export function accountSnapshot(row: {
   fee_cash_in_percent_bp: number;
   fee_cash_out_fixed: number;
   fee_cash_out_percent_bp: number;
+  split_frequency: string;
 }) {
   return {
     name: row.name,
+    splitFrequency: row.split_frequency,
     limits: { perTransaction: row.limit_per_transaction, daily: row.limit_daily, nightly: row.limit_nightly },
     fees: {
       cashIn: { fixed: row.fee_cash_in_fixed, percentBp: row.fee_cash_in_percent_bp },

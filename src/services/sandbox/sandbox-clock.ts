@@ -23,3 +23,24 @@ export function createSandboxClockStore(deps: { db: Kysely<DB>; clock: Adjustabl
     },
   };
 }
+
+/**
+ * Moves the sandbox clock forward and makes what fell due happen: the due jobs (expiries,
+ * settlements, deadlines), then the webhooks they emitted and the retries now due. One rule for
+ * `POST /sandbox/clock/advance` and the portal's sandbox tools. Answers how many jobs ran.
+ */
+export async function advanceSandboxClock(
+  deps: {
+    clock: AdjustableClock;
+    store: { save(): Promise<void> } | undefined;
+    scheduler: { runDue(): Promise<number> };
+    webhookRelay: { runDue(): Promise<unknown> };
+  },
+  seconds: number,
+): Promise<number> {
+  deps.clock.advance(seconds);
+  await deps.store?.save();
+  const jobsRun = await deps.scheduler.runDue();
+  await deps.webhookRelay.runDue();
+  return jobsRun;
+}

@@ -26,7 +26,11 @@ export interface ResendResult {
 export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock; signingClock: Clock; transport: WebhookTransport; mode: Mode }) {
   const { db, clock } = deps;
 
-  async function resend(accountId: number, identifier: string, input: { url?: string | undefined } = {}): Promise<ResendResult> {
+  /**
+   * `url`: a one-off URL (no custom headers); `webhookId`: only that registered URL of the event, with
+   * its custom headers (the portal's "resend this delivery"); neither: every registered URL.
+   */
+  async function resend(accountId: number, identifier: string, input: { url?: string | undefined; webhookId?: number | undefined } = {}): Promise<ResendResult> {
     let oneOffUrl: string | undefined;
     if (input.url !== undefined) {
       const checked = checkWebhookUrl(input.url, deps.mode);
@@ -46,11 +50,13 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     if (!event) throw new DomainError('WEBHOOK_NO_EVENT', { transactionId: tx.transaction_id, status: tx.status });
     const targets: Array<{ url: string; headers: WebhookHeader[]; webhookId: number | null }> = oneOffUrl
       ? [{ url: oneOffUrl, headers: [], webhookId: null }]
-      : (await registrationsRepo.activeFor(db, accountId, event.type)).map((w) => ({
-          url: w.url,
-          headers: w.headers as WebhookHeader[],
-          webhookId: w.id,
-        }));
+      : (await registrationsRepo.activeFor(db, accountId, event.type))
+          .filter((w) => input.webhookId === undefined || w.id === input.webhookId)
+          .map((w) => ({
+            url: w.url,
+            headers: w.headers as WebhookHeader[],
+            webhookId: w.id,
+          }));
     if (targets.length === 0) throw new DomainError('WEBHOOK_NO_URL', { eventType: event.type });
 
     const secret = await registrationsRepo.ensureSecret(db, accountId, clock.now());

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { NumericId } from '../../schemas/common.ts';
 
@@ -19,7 +20,7 @@ export const updateSplitFrequencyRoute: RouteModule = (app, c) =>
       },
     },
     async (request) => {
-      const account = await c.accounts.setSplitFrequency(Number(request.params.id), request.body.frequency);
+      const account = await c.accounts.setSplitFrequency(Number(request.params.id), request.body.frequency, auditAccountChange(c.audit, adminTokenActor(request.ip), 'account.split-frequency'));
       return { frequency: account.split_frequency as 'IMMEDIATE' | 'HOURLY' | 'DAILY' };
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import { advanceSandboxClock } from '../../../services/sandbox/sandbox-clock.ts';
 import { requireAdmin } from '../../plugins/admin-auth.ts';
 
 export const advanceClockRoute: RouteModule = (app, c) =>
@@ -15,11 +16,7 @@ export const advanceClockRoute: RouteModule = (app, c) =>
       },
     },
     async (request) => {
-      c.sandboxClock!.advance(request.body.seconds);
-      await c.sandboxClockStore?.save();
-      const jobsRun = await c.scheduler.runDue();
-      // Webhooks the jobs emitted, and retries that fell due.
-      await c.webhookRelay.runDue();
+      const jobsRun = await advanceSandboxClock({ clock: c.sandboxClock!, store: c.sandboxClockStore, scheduler: c.scheduler, webhookRelay: c.webhookRelay }, request.body.seconds);
       return { now: c.clock.now().toISOString(), jobsRun };
     },
   );
