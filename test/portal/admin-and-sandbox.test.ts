@@ -233,6 +233,10 @@ describe('sandbox tools', () => {
     const badMinutes = await member.post('/portal/sandbox/clock', { minutes: 'soon' });
     expect(badMinutes.statusCode).toBe(400);
     expect(badMinutes.body).toContain('minutes must be');
+    // Each tool used (and each charge made) is in the audit log with who used it; the refused one is not.
+    const audit = await h.c.db.selectFrom('audit_log').selectAll().where('account_id', '=', account.id).where('actor', 'like', 'member:%').orderBy('id').execute();
+    expect(audit.map((a) => a.action)).toEqual(['member.accept-invitation', 'sandbox.pix_in', 'charge.create', 'sandbox.charge_paid', 'sandbox.med_opened', 'charge.create', 'sandbox.clock']);
+    expect(audit.every((a) => a.actor_email === 'tools@example.com')).toBe(true);
   });
 });
 

@@ -133,6 +133,10 @@ describe('member dashboard', () => {
     expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(brcode);
     expect(page.body).toContain('hx-trigger="every 2s"');
     const id = String(created.headers.location).split('/').pop()!;
+    // Who created it is recorded with the charge (the audit log's money movements started in the portal).
+    const created_audit = await h.c.db.selectFrom('audit_log').selectAll().where('action', '=', 'charge.create').where('target', '=', id).execute();
+    expect(created_audit).toHaveLength(1);
+    expect(created_audit[0]).toMatchObject({ account_id: accountId, actor: expect.stringMatching(/^member:\d+$/), after: { amount: 150025 } });
     // Paid by the sandbox's payer: the status fragment stops polling and says Confirmed.
     const paid = await h.admin('POST', `/sandbox/charges/${id}/pay`, { accountId });
     expect(paid.statusCode).toBe(200);
@@ -158,6 +162,11 @@ describe('member dashboard', () => {
     const again = await member.post('/portal/payouts', form);
     expect(again.statusCode).toBe(303);
     expect(again.headers.location).toBe(sent.headers.location);
+    // Who sent it is recorded with the payout, once (the second confirm sent nothing).
+    const payoutId = String(sent.headers.location).split('/').pop()!;
+    const sentAudit = await h.c.db.selectFrom('audit_log').selectAll().where('action', '=', 'payout.send').where('account_id', '=', accountId).execute();
+    expect(sentAudit).toHaveLength(1);
+    expect(sentAudit[0]).toMatchObject({ target: payoutId, actor: expect.stringMatching(/^member:\d+$/), after: { amount: 1000, key: 'maria@example.com' } });
     const after = await h.balance(accountId);
     expect(before.available - after.available).toBeGreaterThanOrEqual(10); // BRL (admin API)
     expect(before.available - after.available).toBeLessThan(20);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
-import { memberAccountId, render, type PortalRoutes } from '../context.ts';
+import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, StatusPill, type PageContext } from '../layout.tsx';
@@ -105,6 +105,9 @@ export const chargesRoutes: PortalRoutes = (app, c) => {
         newTxid(),
         { expiracao: minutes * 60, amount: amount as Cents, modalidadeAlteracao: 0, chave: account.pix_key, ...(form.description ? { solicitacaoPagador: form.description } : {}) },
         c.config.mode === 'sandbox' ? 'pending' : undefined,
+        // Who created it, from where: recorded in the charge's own transaction.
+        (trx, created) =>
+          c.audit.record(trx, actorOf(request), { action: 'charge.create', accountId, target: created.tx.transaction_id, after: { amount: created.charge.amount, txid: created.charge.txid } }),
       );
       return reply.redirect(`/portal/charges/${tx.transaction_id}`, 303);
     } catch (error) {

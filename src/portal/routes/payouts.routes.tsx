@@ -4,7 +4,7 @@ import { maskDocument } from '../../domain/documents.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { PublicKeyType } from '../../domain/pix-keys.ts';
-import { memberAccountId, render, type PortalRoutes } from '../context.ts';
+import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { brl } from '../format.ts';
 import { centsFromForm } from '../format.ts';
 import { field, refusal } from '../forms.ts';
@@ -161,6 +161,9 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
         description: form.description || null,
         details: { key: form.key, keyType: checked.keyType, name: field(request.body, 'holderName'), document: field(request.body, 'holderDocument') },
         scenario: null,
+        // Who sent it, from where: recorded in the payout's own transaction.
+        record: (trx, tx) =>
+          c.audit.record(trx, actorOf(request), { action: 'payout.send', accountId, target: tx.transaction_id, after: { amount: tx.original_amount, key: form.key } }),
       });
       return reply.redirect(`/portal/transactions/${tx.transaction_id}`, 303);
     } catch (error) {

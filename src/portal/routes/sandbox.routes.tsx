@@ -2,7 +2,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
-import { memberAccountId, render, type PortalRoutes } from '../context.ts';
+import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
+import type { AuditEntry } from '../../services/audit/audit-log.ts';
 import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
@@ -77,9 +78,15 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
 
   const show = async (request: FastifyRequest, reply: FastifyReply, props: { notice?: string; error?: string } = {}, status = 200) =>
     render(reply, <ToolsPage ctx={request.portal} accountId={memberAccountId(request)} {...props} />, status);
-  const attempt = async (request: FastifyRequest, reply: FastifyReply, action: () => Promise<string>) => {
+  /**
+   * Runs a tool; once the simulated network has acted (in its own transaction: it is the outside
+   * world), who used the tool is recorded in the audit log.
+   */
+  const attempt = async (request: FastifyRequest, reply: FastifyReply, action: () => Promise<{ notice: string; audit: AuditEntry }>) => {
     try {
-      return show(request, reply, { notice: await action() });
+      const done = await action();
+      await c.audit.record(c.db, actorOf(request), done.audit);
+      return show(request, reply, { notice: done.notice });
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
       return show(request, reply, { error: refused.message }, refused.status);
@@ -93,8 +100,11 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     const amount = centsFromForm(field(request.body, 'amount'));
     if (amount === undefined || amount <= 0) return show(request, reply, { error: 'amount must be an amount in reais with at most 2 decimals' }, 400);
     return attempt(request, reply, async () => {
-      await c.sandboxNetwork!.sendPix(accountId, amount as Cents);
-      return request.portal.lang === 'en' ? `Received ${brl(amount)}.` : `Recebido ${brl(amount)}.`;
+      const tx = await c.sandboxNetwork!.sendPix(accountId, amount as Cents);
+      return {
+        notice: request.portal.lang === 'en' ? `Received ${brl(amount)}.` : `Recebido ${brl(amount)}.`,
+        audit: { action: 'sandbox.pix_in', accountId, target: tx.transaction_id, after: { amount } },
+      };
     });
   });
 
@@ -102,20 +112,24 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     const accountId = memberAccountId(request);
     return attempt(request, reply, async () => {
       const tx = await c.sandboxNetwork!.payCharge(accountId, field(request.body, 'charge'), {});
-      return request.portal.lang === 'en' ? `Charge paid: ${brl(tx.original_amount)}.` : `Cobrança paga: ${brl(tx.original_amount)}.`;
+      return {
+        notice: request.portal.lang === 'en' ? `Charge paid: ${brl(tx.original_amount)}.` : `Cobrança paga: ${brl(tx.original_amount)}.`,
+        audit: { action: 'sandbox.charge_paid', accountId, target: tx.transaction_id, after: { amount: tx.original_amount } },
+      };
     });
   });
 
   app.post('/sandbox/med', async (request, reply) => {
     const accountId = memberAccountId(request);
     return attempt(request, reply, async () => {
-      await c.sandboxNetwork!.reportInfraction({ accountId, endToEndId: field(request.body, 'endToEndId'), cause: 'OTHER', description: null });
-      return request.portal.lang === 'en' ? 'MED opened.' : 'MED aberto.';
+      const endToEndId = field(request.body, 'endToEndId');
+      await c.sandboxNetwork!.reportInfraction({ accountId, endToEndId, cause: 'OTHER', description: null });
+      return { notice: request.portal.lang === 'en' ? 'MED opened.' : 'MED aberto.', audit: { action: 'sandbox.med_opened', accountId, target: endToEndId } };
     });
   });
 
   app.post('/sandbox/clock', async (request, reply) => {
-    memberAccountId(request);
+    const accountId = memberAccountId(request);
     const minutes = Number(field(request.body, 'minutes'));
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 525_600) return show(request, reply, { error: 'minutes must be a whole number between 1 and 525600' }, 400);
     if (!c.sandboxClock) throw new DomainError('NOT_FOUND');
@@ -123,7 +137,10 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     return attempt(request, reply, async () => {
       // The same rule as POST /sandbox/clock/advance: move, then what fell due happens.
       await advanceSandboxClock({ clock, store: c.sandboxClockStore, scheduler: c.scheduler, webhookRelay: c.webhookRelay }, minutes * 60);
-      return request.portal.lang === 'en' ? `Clock moved ${minutes} min forward.` : `Relógio avançado ${minutes} min.`;
+      return {
+        notice: request.portal.lang === 'en' ? `Clock moved ${minutes} min forward.` : `Relógio avançado ${minutes} min.`,
+        audit: { action: 'sandbox.clock', accountId, after: { minutes } },
+      };
     });
   });
 };

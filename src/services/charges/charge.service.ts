@@ -250,7 +250,14 @@ export function createChargeService(deps: {
     return problems;
   }
 
-  async function createCob(accountId: number, txid: string, input: CobInput, scenarioHeader: string | undefined): Promise<CreatedCharge> {
+  async function createCob(
+    accountId: number,
+    txid: string,
+    input: CobInput,
+    scenarioHeader: string | undefined,
+    /** Written in the charge's own transaction (the portal's audit record of who created it). */
+    record?: (trx: Trx<DB>, created: CreatedCharge) => Promise<void>,
+  ): Promise<CreatedCharge> {
     const problems = cobProblems(input);
     if (problems.length > 0) throw new ValidationError(problems);
     checkExpiration('calendario.expiracao', input.expiracao);
@@ -321,6 +328,7 @@ export function createChargeService(deps: {
       // Lost a race for the txid: throwing rolls the transaction row back with it.
       if (!charge) throw new DomainError('CHARGE_TXID_IN_USE', { txid }, `A charge with txid ${txid} already exists`);
       await scheduler.schedule(trx, CHARGE_JOBS.expire, charge.expires_at, { chargeId: charge.id });
+      await record?.(trx, { tx, charge });
       return { tx, charge };
     });
   }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction as Trx } from 'kysely';
 import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
@@ -17,6 +17,8 @@ export interface CashOutInput {
   description: string | null;
   details: { key: string; keyType: PublicKeyType; name: string; document: string };
   scenario: string | null;
+  /** Written in the payout's own transaction (the portal's audit record of who sent it). */
+  record?: (trx: Trx<DB>, tx: TransactionRow) => Promise<void>;
 }
 
 export const isDocument = (s: string) => isValidCpf(s) || isValidCnpj(s);
@@ -47,6 +49,7 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
       pixKey: details.key,
       scenario: input.scenario,
       codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID' as const, insufficient: 'PIX_INSUFFICIENT_BALANCE' as const },
+      ...(input.record ? { onCreated: input.record } : {}),
     };
     const ours = await keyOwners.ownerOf(dictKey.normalized);
     if (ours) {
