@@ -69,12 +69,13 @@ export const transactionsRepo = {
     outcomes: Array<{ id: number; status: Exclude<TransactionStatus, 'PENDING'>; endToEndId: string | null; errorCode: string | null; errorMessage: string | null }>,
   ): Promise<TransactionRow[]> {
     if (outcomes.length === 0) return [];
-    const values = sql.join(outcomes.map((o) => sql`(${o.id}::bigint, ${o.status}::text, ${o.endToEndId}::text, ${o.errorCode}::text, ${o.errorMessage}::text)`));
+    // One fixed-shape statement whatever the batch's size (the outcomes travel as one JSON array).
     const result = await sql<TransactionRow>`
       UPDATE transactions t
          SET status = v.status, processed_at = ${at}, updated_at = ${at},
              end_to_end_id = v.e2e, error_code = v.code, error_message = v.message
-        FROM (VALUES ${values}) AS v (id, status, e2e, code, message)
+        FROM jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, e2e: o.endToEndId, code: o.errorCode, message: o.errorMessage })))}::jsonb)
+          AS v (id bigint, status text, e2e text, code text, message text)
        WHERE t.id = v.id AND t.status = 'PENDING'
       RETURNING t.*`.execute(db);
     const byId = new Map(result.rows.map((r) => [Number(r.id), r]));

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import type { DictKey } from '../../domain/pix-keys.ts';
 import type { KeyHolder, KeyLookup } from '../pix-network.ts';
 import { bankByIspb, bankFor } from './banks.ts';
+import { createSharedLookup } from '../../db/shared-lookup.ts';
 
 /**
  * The simulated key directory (decisions 4.10): registered keys answer their holder; the reserved
@@ -38,26 +39,27 @@ export function syntheticHolder(key: DictKey, hint: { name?: string | null; docu
   };
 }
 
-export async function registeredHolder(db: Kysely<DB>, key: DictKey): Promise<KeyHolder | undefined> {
-  const row = await db.selectFrom('sandbox_dict_keys').selectAll().where('key', '=', key.normalized).executeTakeFirst();
-  if (!row) return undefined;
-  const bank = bankByIspb(row.ispb);
-  return {
-    name: row.name,
-    document: row.document,
-    bank: { ispb: row.ispb, name: bank?.name ?? row.ispb, code: bank?.code ?? null },
-    branch: row.branch,
-    account: row.account,
-  };
+/** The registered holders of some keys (by their DICT form), in one query. */
+async function registeredHolders(db: Kysely<DB>, keys: string[]): Promise<Map<string, KeyHolder>> {
+  const rows = await db.selectFrom('sandbox_dict_keys').selectAll().where('key', 'in', keys).execute();
+  return new Map(
+    rows.map((row) => {
+      const bank = bankByIspb(row.ispb);
+      return [row.key, { name: row.name, document: row.document, bank: { ispb: row.ispb, name: bank?.name ?? row.ispb, code: bank?.code ?? null }, branch: row.branch, account: row.account }];
+    }),
+  );
 }
 
-export async function lookupSandboxKey(
-  db: Kysely<DB>,
-  key: DictKey,
-  hint: { name?: string | null; document?: string | null } = {},
-): Promise<KeyLookup> {
-  const registered = await registeredHolder(db, key);
-  if (registered) return { found: true, holder: registered };
-  if (isNotFoundKey(key)) return { found: false };
-  return { found: true, holder: syntheticHolder(key, hint) };
+/**
+ * The simulated directory's look-up. Every call asks the database (a key registered a moment ago
+ * is found at once); concurrent look-ups in one event-loop turn share one query.
+ */
+export function createSandboxKeyDirectory(db: Kysely<DB>) {
+  const registered = createSharedLookup((keys: string[]) => registeredHolders(db, keys));
+  return async function lookupKey(key: DictKey, hint: { name?: string | null; document?: string | null } = {}): Promise<KeyLookup> {
+    const holder = await registered(key.normalized);
+    if (holder) return { found: true, holder };
+    if (isNotFoundKey(key)) return { found: false };
+    return { found: true, holder: syntheticHolder(key, hint) };
+  };
 }

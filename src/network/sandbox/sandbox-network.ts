@@ -21,7 +21,7 @@ import type {
   SubmitAnswer,
 } from '../pix-network.ts';
 import { bankByIspb } from './banks.ts';
-import { isNotFoundKey, lookupSandboxKey } from './key-directory.ts';
+import { createSandboxKeyDirectory, isNotFoundKey } from './key-directory.ts';
 import { parseScenario, REJECTIONS, type ScenarioOperation } from './scenarios.ts';
 
 /** The payer of simulated incoming PIX when the caller names none. */
@@ -151,7 +151,7 @@ export function createSandboxNetwork(deps: {
   return {
     ledgerAccount: 'network:sandbox',
     chargeRules: { provider: 'sandbox', minExpirationSeconds: deps.minChargeExpirationSeconds },
-    lookupKey: (key, hint) => lookupSandboxKey(deps.db, key, hint),
+    lookupKey: createSandboxKeyDirectory(deps.db),
 
     subscribe(s) {
       sink = s;
@@ -161,24 +161,32 @@ export function createSandboxNetwork(deps: {
       if (orders.length === 0) return [];
       const now = deps.clock.now();
       // Once per reference: a repeated submission keeps the first one's terms and pays nothing more.
-      await deps.db
-        .insertInto('sandbox_network_payments')
-        .values(
-          orders.map((o) => ({
-            reference: o.reference,
-            kind: o.kind,
-            amount: o.amount,
-            payee: JSON.stringify(o.payee),
-            scenario: o.scenario,
-            ordered_at: o.orderedAt,
-            expires_at: o.expiresAt,
-            submitted_at: now,
-            end_to_end_id: endToEndId('E', deps.institutionIspb, o.orderedAt),
-          })),
-        )
-        .onConflict((oc) => oc.column('reference').doNothing())
-        .execute();
-      const stored = await storedPayments(orders.map((o) => o.reference));
+      // One statement: the new rows, and the ones a repeated reference already had.
+      const rows = orders.map((o) => ({
+        reference: o.reference,
+        kind: o.kind,
+        amount: o.amount,
+        payee: o.payee,
+        scenario: o.scenario,
+        ordered_at: o.orderedAt.toISOString(),
+        expires_at: o.expiresAt?.toISOString() ?? null,
+        end_to_end_id: endToEndId('E', deps.institutionIspb, o.orderedAt),
+      }));
+      const result = await sql<Stored & { reference: string }>`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            AS x (reference text, kind text, amount bigint, payee jsonb, scenario text, ordered_at timestamptz, expires_at timestamptz, end_to_end_id text)),
+        added AS (
+          INSERT INTO sandbox_network_payments (reference, kind, amount, payee, scenario, ordered_at, expires_at, submitted_at, end_to_end_id)
+          SELECT reference, kind, amount, payee, scenario, ordered_at, expires_at, ${now}::timestamptz, end_to_end_id FROM input
+          ON CONFLICT (reference) DO NOTHING
+          RETURNING reference, kind, payee, scenario, ordered_at, expires_at, end_to_end_id)
+        SELECT * FROM added
+        UNION ALL
+        SELECT p.reference, p.kind, p.payee, p.scenario, p.ordered_at, p.expires_at, p.end_to_end_id
+          FROM sandbox_network_payments p JOIN input i ON i.reference = p.reference
+         WHERE p.reference NOT IN (SELECT reference FROM added)`.execute(deps.db);
+      const stored = new Map(result.rows.map((r) => [r.reference, r]));
       return orders.map((o) => ({ status: 'accepted', checkAt: answerAt(stored.get(o.reference)!) }));
     },
 

@@ -64,10 +64,9 @@ export function createSettlement(deps: {
   async function finishMany(trx: Trx<DB>, items: Array<{ id: number; outcome: Outcome }>, counter: SystemAccount = deps.network.ledgerAccount): Promise<TransactionRow[]> {
     if (items.length === 0) return [];
     const now = deps.clock.now();
-    const ids = [...new Set(items.map((i) => i.id))].sort((a, b) => a - b);
-    const pending = new Set((await transactionsRepo.byIdsForUpdate(trx, ids)).filter((r) => r.status === 'PENDING').map((r) => Number(r.id)));
+    // One statement moves the rows still PENDING (a finished one changes nothing); one outcome per row.
     const seen = new Set<number>();
-    const moves = items.filter((i) => pending.has(i.id) && !seen.has(i.id) && seen.add(i.id));
+    const moves = items.filter((i) => !seen.has(i.id) && seen.add(i.id));
     const finished = await transactionsRepo.finishManyPending(
       trx,
       now,
