@@ -208,6 +208,7 @@ function databaseSettings(env: Env): Config['database'] {
     idleInTransactionMs: ms('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', d.idleInTransactionMs),
     queryMs: ms('DB_QUERY_TIMEOUT_MS', d.queryMs),
     keepAliveInitialDelayMs: ms('DB_KEEPALIVE_DELAY_MS', d.keepAliveInitialDelayMs),
+    clientCheckMs: integer(env, 'DB_CLIENT_CHECK_MS', d.clientCheckMs, 0, 3_600_000),
   };
   if (timeouts.queryMs <= timeouts.statementMs) {
     // The server's statement_timeout must fire first: it cancels the statement cleanly, while the

@@ -41,7 +41,7 @@ let intervals: Interval[] | undefined;
 
 /** "insert transactions", "select accounts", "begin", "with ... update accounts" ... */
 export function kindOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/^\s*\/\*.*?\*\//, '').replace(/\s+/g, ' ').trim();
   const verb = (/^\w+/.exec(flat)?.[0] ?? '?').toLowerCase();
   if (verb === 'with') {
     const parts = [...flat.matchAll(/\b(insert into|update|delete from|from)\s+("?[\w.]+"?)/gi)]
@@ -58,7 +58,8 @@ export function kindOf(text: string): string {
 function count(text: unknown): Interval | undefined {
   total += 1;
   if (countKinds) {
-    const key = typeof text === 'string' ? kindOf(text) : '(prepared or submittable)';
+    const config = text as { text?: unknown } | undefined;
+    const key = typeof text === 'string' ? kindOf(text) : typeof config?.text === 'string' ? kindOf(config.text) : '(submittable)';
     kinds.set(key, (kinds.get(key) ?? 0) + 1);
   }
   const request = als.getStore()?.request;

@@ -66,7 +66,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   const connection = {
     connectionString: url,
     application_name: options.applicationName ?? 'pix-account-service',
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    ...sessionOptions(schema, timeouts.clientCheckMs),
   };
   const { pool, kyselyPool } = createGuardedPool({
     timeouts,
@@ -167,4 +167,13 @@ async function openPglite(dataDir: string): Promise<Database> {
     await release?.();
     throw error;
   }
+}
+
+/** Settings every pooled session starts with (the `options` startup parameter). */
+function sessionOptions(schema: string | undefined, clientCheckMs: number): { options?: string } {
+  const settings = [
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    ...(clientCheckMs > 0 ? [`-c client_connection_check_interval=${clientCheckMs}`] : []),
+  ];
+  return settings.length > 0 ? { options: settings.join(' ') } : {};
 }

@@ -1,3 +1,4 @@
+import { preparedNameOf } from './prepared.ts';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-faults.ts';
@@ -18,6 +19,12 @@ export interface DbTimeouts {
   queryMs: number;
   /** TCP keepalive probes start after this idle time. */
   keepAliveInitialDelayMs: number;
+  /**
+   * Server side: how often a running statement checks that its client is still there (PostgreSQL 14+
+   * `client_connection_check_interval`; 0 turns it off). A statement whose client is gone (a lost
+   * connection that was answered 503) is cancelled instead of committing later on its own.
+   */
+  clientCheckMs: number;
 }
 
 export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
@@ -28,6 +35,7 @@ export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
   idleInTransactionMs: 15_000,
   queryMs: 12_000,
   keepAliveInitialDelayMs: 10_000,
+  clientCheckMs: 1_000,
 };
 
 type PoolClient = pg.PoolClient;
@@ -69,7 +77,10 @@ export function createGuardedPool(options: {
   function wrap(client: PoolClient) {
     return {
       query(...args: unknown[]) {
-        const result = (client.query as (...a: unknown[]) => unknown)(...args);
+        // A statement marked as prepared (prepared.ts) goes as a named query: parsed and planned once per connection.
+        const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
+        const call = name ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args;
+        const result = (client.query as (...a: unknown[]) => unknown)(...call);
         if (result && typeof (result as Promise<unknown>).then === 'function') {
           return (result as Promise<unknown>).catch((error: unknown) => {
             if (isDatabaseUnavailable(error) && !(error as { code?: string }).code?.match(/^(55P03|57014|40P01|40001)$/)) {

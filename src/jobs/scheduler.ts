@@ -5,6 +5,7 @@ import { isRetryableConflict } from '../db/db-faults.ts';
 import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
 import { randomUUID } from 'node:crypto';
+import { prepared } from '../db/prepared.ts';
 import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
 
 export interface Job<P = Record<string, unknown>> {
@@ -205,11 +206,11 @@ export function createScheduler(deps: {
     const kinds = [...handlers.keys(), ...steps.kinds()];
     if (kinds.length === 0) return [];
     const rows = await sql<Claimed>`
-      UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
+      ${prepared('claim_due_jobs')}UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
        WHERE id IN (
          SELECT id FROM jobs
           WHERE status = 'pending' AND run_at <= ${now} AND (lease_until IS NULL OR lease_until < now())
-            AND kind IN (${sql.join(kinds)})
+            AND kind = ANY (${kinds}::text[])
           ORDER BY run_at, id
           LIMIT ${batchSize}
           FOR UPDATE SKIP LOCKED)
@@ -306,7 +307,7 @@ export function createScheduler(deps: {
   async function nextDue(): Promise<Date | undefined> {
     // A step job another worker holds under its lease is not due for us until the lease lapses.
     const row = (
-      await sql<{ next: Date | null }>`SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
+      await sql<{ next: Date | null }>`${prepared('next_due_job')}SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
     ).rows[0];
     return row?.next ?? undefined;
   }

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction as Trx } from 'kysely';
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import { prepared } from '../db/prepared.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
 import { transact } from '../db/transact.ts';
@@ -70,12 +71,9 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
   /** Records answers and removes the jobs still ours, in one transaction. */
   async function commit(handler: StepHandler, entries: Array<{ row: Claimed; job: Job; answer: unknown }>, token: string): Promise<void> {
     await transact(deps.db, async (trx) => {
-      const mine = await trx
-        .deleteFrom('jobs')
-        .where('id', 'in', entries.map((e) => e.row.id))
-        .where('lease_token', '=', token)
-        .returning('id')
-        .execute();
+      const mine = (
+        await sql<{ id: number }>`${prepared('delete_leased_jobs')}DELETE FROM jobs WHERE id = ANY (${entries.map((e) => e.row.id)}::bigint[]) AND lease_token = ${token} RETURNING id`.execute(trx)
+      ).rows;
       const kept = new Set(mine.map((r) => Number(r.id)));
       // A claim taken over after its lease lapsed belongs to the other worker now: it records.
       const done = entries.filter((e) => kept.has(Number(e.row.id)));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
 import type { DB, EventType } from '../db/schema.ts';
+import { prepared } from '../db/prepared.ts';
 
 export interface OutgoingEvent {
   accountId: number;
@@ -30,7 +31,7 @@ export function createOutbox(deps: { clock: Clock }) {
       body: JSON.stringify(event.payload),
     }));
     const written = await sql<{ id: number; event_id: string }>`
-      WITH input AS (
+      ${prepared('emit_events')}WITH input AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           AS x (ord int, event_id text, account_id bigint, type text, transaction_id bigint, body text)),
       added AS (

@@ -13,6 +13,7 @@ describe('database bounds (DB_* variables)', () => {
         idleInTransactionMs: 15_000,
         queryMs: 12_000,
         keepAliveInitialDelayMs: 10_000,
+        clientCheckMs: 1_000,
       },
     });
   });
@@ -27,10 +28,11 @@ describe('database bounds (DB_* variables)', () => {
       DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '500',
       DB_QUERY_TIMEOUT_MS: '600',
       DB_KEEPALIVE_DELAY_MS: '700',
+      DB_CLIENT_CHECK_MS: '0',
     });
     expect(config.database).toEqual({
       poolSize: 4,
-      timeouts: { connectMs: 100, acquireMs: 200, statementMs: 300, lockMs: 400, idleInTransactionMs: 500, queryMs: 600, keepAliveInitialDelayMs: 700 },
+      timeouts: { connectMs: 100, acquireMs: 200, statementMs: 300, lockMs: 400, idleInTransactionMs: 500, queryMs: 600, keepAliveInitialDelayMs: 700, clientCheckMs: 0 },
     });
   });
 

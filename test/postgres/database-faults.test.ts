@@ -15,7 +15,7 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
  * Each request the fault hits answers 503 with Retry-After (never 500, never a hang, never a crash)
  * and the service recovers by itself.
  */
-const TIMEOUTS = { connectMs: 1_000, acquireMs: 700, statementMs: 2_000, lockMs: 800, idleInTransactionMs: 5_000, queryMs: 2_500, keepAliveInitialDelayMs: 1_000 };
+const TIMEOUTS = { connectMs: 1_000, acquireMs: 700, statementMs: 2_000, lockMs: 800, idleInTransactionMs: 5_000, queryMs: 2_500, keepAliveInitialDelayMs: 1_000, clientCheckMs: 100 };
 
 let h: Harness | undefined;
 let proxy: TcpProxy | undefined;
@@ -124,6 +124,9 @@ describe('database faults (PostgreSQL)', () => {
     };
     expect(await logged('database: an idle pooled connection failed and was dropped')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
     expect(await logged('database: a pooled connection failed')).toMatchObject({ level: 40, err: { message: expect.any(String) } });
+    // The parked payout's statement outlives its client unless the server notices the client is gone
+    // (client_connection_check_interval): past that check it is cancelled, never committed on its own.
+    await new Promise((resolve) => setTimeout(resolve, 3 * TIMEOUTS.clientCheckMs));
     await locker.query('ROLLBACK');
     // While the server is "down" (connections made since, e.g. by the batch's fallback, reset too),
     // new connections are refused: 503, not a hang.

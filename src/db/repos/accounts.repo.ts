@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable, Transaction as Trx, Updateable } from 'kysely';
+import { prepared } from '../prepared.ts';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx, type Updateable } from 'kysely';
 import type { AccountsTable, DB } from '../schema.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
@@ -41,8 +42,9 @@ export const accountsRepo = {
   /** `byKey` for many keys in one query: the owner of each key that is ours. */
   async byKeys(db: Db, keys: string[]): Promise<Map<string, { accountId: number; keyType: string }>> {
     if (keys.length === 0) return new Map();
-    const rows = await db.selectFrom('account_keys').select(['key', 'account_id', 'key_type']).where('key', 'in', keys).execute();
-    return new Map(rows.map((r) => [r.key, { accountId: r.account_id, keyType: r.key_type }]));
+    const rows = await sql<{ key: string; account_id: number; key_type: string }>`
+      ${prepared('account_keys_by_key')}SELECT key, account_id, key_type FROM account_keys WHERE key = ANY (${keys}::text[])`.execute(db);
+    return new Map(rows.rows.map((r) => [r.key, { accountId: Number(r.account_id), keyType: r.key_type }]));
   },
   async keysOf(db: Db, accountId: number): Promise<Array<{ key: string; keyType: string }>> {
     const rows = await db.selectFrom('account_keys').select(['key', 'key_type']).where('account_id', '=', accountId).orderBy('created_at').execute();

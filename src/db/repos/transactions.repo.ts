@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
 import type { DB, TransactionsTable, TransactionStatus } from '../schema.ts';
+import { prepared } from '../prepared.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 export type TransactionRow = Selectable<TransactionsTable>;
@@ -71,7 +72,7 @@ export const transactionsRepo = {
     if (outcomes.length === 0) return [];
     // One fixed-shape statement whatever the batch's size (the outcomes travel as one JSON array).
     const result = await sql<TransactionRow>`
-      UPDATE transactions t
+      ${prepared('finish_pending_transactions')}UPDATE transactions t
          SET status = v.status, processed_at = ${at}, updated_at = ${at},
              end_to_end_id = v.e2e, error_code = v.code, error_message = v.message
         FROM jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, e2e: o.endToEndId, code: o.errorCode, message: o.errorMessage })))}::jsonb)

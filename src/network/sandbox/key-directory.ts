@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { DictKey } from '../../domain/pix-keys.ts';
 import type { KeyHolder, KeyLookup } from '../pix-network.ts';
@@ -41,7 +42,10 @@ export function syntheticHolder(key: DictKey, hint: { name?: string | null; docu
 
 /** The registered holders of some keys (by their DICT form), in one query. */
 async function registeredHolders(db: Kysely<DB>, keys: string[]): Promise<Map<string, KeyHolder>> {
-  const rows = await db.selectFrom('sandbox_dict_keys').selectAll().where('key', 'in', keys).execute();
+  const rows = (
+    await sql<{ key: string; name: string; document: string; ispb: string; branch: string | null; account: string | null }>`
+      ${prepared('sandbox_dict_keys_by_key')}SELECT key, name, document, ispb, branch, account FROM sandbox_dict_keys WHERE key = ANY (${keys}::text[])`.execute(db)
+  ).rows;
   return new Map(
     rows.map((row) => {
       const bank = bankByIspb(row.ispb);

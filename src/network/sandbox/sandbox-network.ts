@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import { chargeBrCode } from '../../domain/brcode/charge-code.ts';
 import type { Clock } from '../../domain/clock.ts';
@@ -115,8 +116,9 @@ export function createSandboxNetwork(deps: {
 
   async function storedPayments(references: string[]): Promise<Map<string, Stored>> {
     if (references.length === 0) return new Map();
-    const rows = await deps.db.selectFrom('sandbox_network_payments').selectAll().where('reference', 'in', references).execute();
-    return new Map(rows.map((r) => [r.reference, r as Stored]));
+    const rows = await sql<Stored & { reference: string }>`
+      ${prepared('sandbox_payment_statuses')}SELECT * FROM sandbox_network_payments WHERE reference = ANY (${references}::text[])`.execute(deps.db);
+    return new Map(rows.rows.map((r) => [r.reference, r]));
   }
 
   function checkPayer(payer: Payer): void {
@@ -173,7 +175,7 @@ export function createSandboxNetwork(deps: {
         end_to_end_id: endToEndId('E', deps.institutionIspb, o.orderedAt),
       }));
       const result = await sql<Stored & { reference: string }>`
-        WITH input AS (
+        ${prepared('sandbox_submit_payments')}WITH input AS (
           SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
             AS x (reference text, kind text, amount bigint, payee jsonb, scenario text, ordered_at timestamptz, expires_at timestamptz, end_to_end_id text)),
         added AS (

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
+import { prepared } from '../../db/prepared.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import { cents, MAX_AMOUNT, toBrlNumber } from '../../domain/money.ts';
@@ -113,7 +114,7 @@ export function createPayoutAdmission(deps: {
     const step = deps.settlement.submitStep;
     const { kind, maxAttempts } = step({ reference: '', kind: 'payout', amount: cents(1), description: null, payee: { by: 'refund', originalEndToEndId: '', reason: null }, orderedAt: now, expiresAt: null, scenario: null });
     const rows = await sql<Admitted>`
-      SELECT idx, outcome, detail, tx
+      ${prepared('admit_payouts')}SELECT idx, outcome, detail, tx
         FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     rows.rows.forEach((row, k) => {

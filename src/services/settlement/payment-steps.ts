@@ -1,4 +1,5 @@
-import type { Kysely, Transaction as Trx } from 'kysely';
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
@@ -96,8 +97,9 @@ export function registerPaymentSteps(deps: {
     maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS,
     async call(jobs) {
       // A notice may have finished some already: only the still-PENDING ones are asked about.
+      const ids = jobs.map((j) => j.payload.id);
       const open = new Set(
-        (await deps.db.selectFrom('transactions').select('id').where('id', 'in', jobs.map((j) => j.payload.id)).where('status', '=', 'PENDING').execute()).map((r) => Number(r.id)),
+        (await sql<{ id: number }>`${prepared('pending_transactions_of')}SELECT id FROM transactions WHERE id = ANY (${ids}::bigint[]) AND status = 'PENDING'`.execute(deps.db)).rows.map((r) => Number(r.id)),
       );
       const asked = jobs.filter((j) => open.has(j.payload.id));
       const statuses = asked.length === 0 ? [] : await ask('status query', asked.length, () => network.paymentStatuses(asked.map((j) => fromStepPayload(j.payload))));
