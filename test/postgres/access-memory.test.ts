@@ -237,4 +237,43 @@ describe('the still-active check from memory, exact across two instances on Post
     const rows = await sql<{ id: string }>`SELECT id FROM access_instances WHERE id = ${c3.accessLease.instanceId}`.execute(one.c.db);
     expect(rows.rows).toEqual([]);
   });
+
+  it('the database unreachable from an instance: it never accepts a revoked token (503 while it cannot check, 401 once it can)', async () => {
+    const schema = await schemaOf(one);
+    const target = new URL(pgUrl());
+    const poolProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const database = await openDatabase({
+      databaseUrl: via(poolProxy.port),
+      dataDir: 'memory://',
+      schema,
+      poolSize: 3,
+      timeouts: { connectMs: 1_000, acquireMs: 1_000, statementMs: 1_000, lockMs: 1_000, queryMs: 1_500, idleInTransactionMs: 2_000 },
+    });
+    // Its listener is not behind the proxy: it hears the revocation, but cannot acknowledge it.
+    const c4 = await createContainer(one.c.config, { clock: one.clock, database, logger: pino({ level: 'silent' }) });
+    const four = { c: c4, app: await buildApp(c4) };
+    await four.app.ready();
+    c4.start();
+    try {
+      const c = await client(one);
+      const token = await tokenOf(c);
+      await servedFromMemory(four, token);
+      poolProxy.partition();
+      const started = Date.now();
+      expect((await one.admin('DELETE', `/admin/certificates/${c.fingerprint}`)).statusCode).toBe(204);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      const during = await balance(four, token);
+      expect(during.statusCode).toBe(503);
+      expect(during.headers['retry-after']).toBeDefined();
+      poolProxy.heal();
+      poolProxy.dropAll();
+      await until(async () => (await balance(four, token)).statusCode !== 503, 10_000, 'four reaching its database again');
+      expect((await balance(four, token)).statusCode).toBe(401);
+    } finally {
+      poolProxy.heal();
+      await four.app.close();
+      await c4.close();
+      await poolProxy.close();
+    }
+  });
 });
