@@ -35,6 +35,8 @@ export const ACCESS_TIMING: AccessTiming = Object.freeze({ leaseMs: 4_000, margi
 
 /** How often, at most, a request finding no lease asks for one (a database outage must not storm). */
 const KICK_EVERY_MS = 200;
+/** Each step of stopping (listener, last heartbeat, removing the row) waits at most this long. */
+const STOP_STEP_MS = 1_000;
 /** Rows of instances whose lease ended this long ago are removed at start (crashed processes). */
 const FORGET_DEAD_AFTER = '1 day';
 
@@ -230,8 +232,12 @@ export function createAccessLease(deps: {
           );
           if (pending !== undefined && Number(pending.rows[0]!.pending) === 0) return;
         } catch (error) {
-          // The change is committed; waiting out the leases is enough, so do not fail here.
-          if (!reported) deps.logger.warn({ err: error, change: n }, 'access lease: cannot read acknowledgements; waiting for the leases to end');
+          // The change is committed; waiting out the leases is enough, so do not fail here (a
+          // failure that is not the database's availability is a bug: logged as an error).
+          if (!reported) {
+            const level = isDatabaseFailure(error) ? 'warn' : 'error';
+            deps.logger[level]({ err: error, change: n }, 'access lease: cannot read acknowledgements; waiting for the leases to end');
+          }
           reported = true;
         }
         await sleep(Math.min(delay, Math.max(0, deadline - now())));
@@ -270,16 +276,29 @@ export function createAccessLease(deps: {
       leaseUntil = -Infinity;
       forget();
       if (timer) clearInterval(timer);
-      const stopListening = await unlisten;
+      // Bounded: a shutdown must not hang on a database that does not answer.
+      const listening = unlisten;
       unlisten = undefined;
-      await stopListening?.();
-      await beating;
+      const stopListening = listening && (await withinMs(STOP_STEP_MS, listening));
+      if (listening && stopListening === undefined) {
+        // Still connecting: stop it once it is there.
+        deps.logger.warn('access lease: the listener was still connecting at shutdown');
+        void listening
+          .then((stopLate) => stopLate?.())
+          .catch((error: unknown) => deps.logger.warn({ err: error }, 'access lease: stopping the late listener failed'));
+      }
+      if (stopListening && (await withinMs(STOP_STEP_MS, stopListening().then(() => true))) === undefined) {
+        deps.logger.warn('access lease: the listener did not stop in time');
+      }
+      if (beating && (await withinMs(STOP_STEP_MS, beating.then(() => true))) === undefined) {
+        deps.logger.warn('access lease: a heartbeat still running at shutdown was left behind');
+      }
       // Gone: revocations need not wait for this instance's lease.
-      const removed = await withinMs(2_000, sql`DELETE FROM access_instances WHERE id = ${instanceId}`.execute(deps.db)).catch((error: unknown) => {
+      const removed = await withinMs(STOP_STEP_MS, sql`DELETE FROM access_instances WHERE id = ${instanceId}`.execute(deps.db)).catch((error: unknown) => {
         deps.logger.warn({ err: error }, "access lease: could not remove this instance's row (its lease ends by itself)");
         return null;
       });
-      if (removed === undefined) deps.logger.warn("access lease: removing this instance's row took over 2 s (its lease ends by itself)");
+      if (removed === undefined) deps.logger.warn("access lease: removing this instance's row took too long (its lease ends by itself)");
       started = false;
     },
 
