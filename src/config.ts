@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { tokenWeakness } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
@@ -35,6 +36,11 @@ export interface Config {
   readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
   /** CLIENT_SECRET_HASH_KEY: the HMAC key of generated client secrets (unset: kept in the database). */
   readonly clientSecretHashKey: Buffer | undefined;
+  /**
+   * WORKERS: service processes sharing the port (node:cluster), each with its own pool, batcher and
+   * scheduler. Default: 1 on PGlite (one process only may open it), the number of cores on PostgreSQL.
+   */
+  readonly workers: number;
 }
 
 export interface TlsConfig {
@@ -156,7 +162,20 @@ export function loadConfig(env: Env = process.env): Config {
     tls,
     trustedProxies: trustedProxies(env, mode, tls),
     clientSecretHashKey: clientSecretHashKey(env),
+    workers: workers(env, databaseUrl),
   });
+}
+
+/** WORKERS: 1 with the embedded database (refused above 1), the number of cores on PostgreSQL. */
+function workers(env: Env, databaseUrl: string | undefined): number {
+  const count = integer(env, 'WORKERS', databaseUrl ? availableParallelism() : 1, 1, 256);
+  if (count > 1 && !databaseUrl) {
+    throw new ConfigError(
+      'WORKERS',
+      `must be 1 with the embedded database (PGlite can be opened by one process only), got ${count}; set DATABASE_URL to run several processes on PostgreSQL`,
+    );
+  }
+  return count;
 }
 
 function tlsConfig(env: Env): TlsConfig | undefined {

@@ -15,7 +15,7 @@ import { createAccountService } from './services/accounts/account.service.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
 import { createCredentialService } from './services/auth/credential.service.ts';
 import { createBearerAuthenticator } from './services/auth/bearer-authenticator.ts';
-import { watchAccessChanges } from './services/auth/access-watch.ts';
+import { createAccessLease } from './services/auth/access-lease.ts';
 import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createSecretHasher } from './services/auth/secret-hash.ts';
 import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
@@ -109,25 +109,23 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const network = options.wrapNetwork ? options.wrapNetwork(builtNetwork) : builtNetwork;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const accounts = createAccountService({ db, clock });
-  const certificates = createCertificateService({
-    db, clock, accounts,
-    // accountTokens is built below; a revocation only runs once the app serves requests.
-    accessChanges: { nextChange: (withinMs) => accountTokens.nextChange(withinMs) },
-  });
+  /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
+  const accessLease = createAccessLease({ db, listen: database.listen, logger });
+  const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
   const secrets = createSecretHasher(
     await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
   );
   const credentials = createCredentialService({
     db, clock, accounts, secrets,
-    accessChanges: { nextChange: (withinMs) => accountTokens.nextChange(withinMs) },
+    accessChanges: accessLease,
   });
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
   /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
   const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
-  /** Verifies account access tokens; remembers still-active answers while told of every change. */
-  const accountTokens = createBearerAuthenticator({ db, tokens, clock });
+  /** Verifies account access tokens; remembers still-active answers while the access lease allows. */
+  const accountTokens = createBearerAuthenticator({ db, tokens, clock, trust: accessLease });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
   const deposits = createDepositService({ db, clock, ledger, outbox });
   const charges = createChargeService({ db, clock, scheduler, network, scenarios });
@@ -191,7 +189,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     webhookRelay,
     // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
     dueWakeups(database, { scheduler, relay: webhookRelay, logger }),
-    watchAccessChanges(database, accountTokens, logger),
+    // Listens for credential/certificate changes and keeps this instance's lease (acknowledgements).
+    accessLease,
   ];
 
   return {
@@ -249,6 +248,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     onUsCharges: chargePayments as OnUsCharges,
     /** Verifies account access tokens (the authentication feature provides it). */
     accountTokens,
+    /** The still-active memory's lease and the revocations' wait for every instance (access-lease.ts). */
+    accessLease,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
     start() {

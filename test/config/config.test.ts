@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
 /** 32 random bytes in base64url: what `openssl rand -base64 32` gives. */
@@ -85,5 +86,19 @@ describe('configuration (decisions section 1)', () => {
     expect(() => loadConfig({ ...production, METRICS_TOKEN: 'metrics-token-123' })).toThrow(/METRICS_TOKEN is too easy to guess for production/);
     expect(() => loadConfig({ ...production, METRICS_TOKEN: STRONG_ADMIN_TOKEN })).toThrow(/METRICS_TOKEN must differ from ADMIN_TOKEN/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+  });
+
+  it('WORKERS: 1 on PGlite (more refused, saying why), the number of cores on PostgreSQL, or as set there', () => {
+    const postgres = { DATABASE_URL: 'postgres://u@db:5432/pix' };
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(loadConfig(postgres).workers).toBe(availableParallelism());
+    expect(loadConfig({ ...postgres, WORKERS: '3' }).workers).toBe(3);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(
+      'Invalid configuration: WORKERS must be 1 with the embedded database (PGlite can be opened by one process only), got 2; set DATABASE_URL to run several processes on PostgreSQL',
+    );
+    expect(() => loadConfig({ ...postgres, WORKERS: '0' })).toThrow(/WORKERS must be between 1 and 256/);
+    expect(() => loadConfig({ ...postgres, WORKERS: 'all' })).toThrow(/WORKERS must be a whole number/);
   });
 });

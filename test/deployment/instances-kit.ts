@@ -41,6 +41,8 @@ export interface Instance {
   url: string;
   /** Every JSON log line printed so far. */
   lines(): Array<Record<string, any>>;
+  /** Everything printed so far (stdout and stderr). */
+  output(): string;
   stop(): Promise<number | null>;
   process: ChildProcess;
 }
@@ -86,6 +88,7 @@ export async function startInstance(name: string, databaseUrl: string, env: Reco
     port,
     url: `http://127.0.0.1:${port}`,
     process: child,
+    output: () => output,
     lines: () =>
       output
         .split('\n')

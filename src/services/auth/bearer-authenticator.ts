@@ -5,28 +5,24 @@ import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { DB } from '../../db/schema.ts';
 import { DATABASE_RETRY_AFTER_S, isDatabaseFailure } from '../../db/db-faults.ts';
 import type { AccessIdentity, AccountTokenAuthenticator } from './access-identity.ts';
+import type { AccessTrust } from './access-lease.ts';
 import type { TokenService, TokenSubject } from './token.service.ts';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 /** Verified tokens remembered; past this the memory starts over (a miss only costs a verification). */
 const MAX_REMEMBERED = 20_000;
 /**
- * How long a remembered "still active" may be served. 0: OFF. With two instances on one PostgreSQL,
- * a request reaching the other instance right after a revocation answered could still be served from
- * its memory before its listener read the notification (seen in test/postgres/access-memory.test.ts
- * about 1 run in 3 with 60 s here). Until the revocation waits for every instance, the check stays a
- * (shared) query per call: revocation exactness comes before speed.
+ * A remembered "still active" is asked again after this long anyway (belt and braces: exactness
+ * comes from the access lease, see access-lease.ts).
  */
-const REMEMBER_ACTIVE_MS = 0;
+const REMEMBER_ACTIVE_MS = 60_000;
 
-/** What the change notifications of credentials and certificates feed (see `dueWakeups`' sibling in the container). */
-export interface AccessWatch {
-  /** A credential or certificate changed somewhere: forget every remembered answer. */
-  accessChanged(): void;
-  /** Whether change notifications are being received; while not, nothing is remembered. */
-  listening(on: boolean): void;
-  /** Resolves at the next change notification received, or after `withinMs`. */
-  nextChange(withinMs: number): Promise<void>;
+/** How the still-active check was answered (tests, metrics). */
+export interface StillActiveStats {
+  /** From memory (no query). */
+  remembered: number;
+  /** Calls that waited on a database answer (several share one query). */
+  asked: number;
 }
 
 /**
@@ -39,54 +35,33 @@ export interface AccessWatch {
  *   not verified again (ES256 plus a key lookup); its time window is still judged on every call, on
  *   the service clock, as the verifier does (a key verifies its tokens until they expire, so a later
  *   key rotation cannot end a token that verified);
- * - the still-active check (credential and certificate not revoked) is remembered while the database's
- *   change notifications are being received (`watchAccess`): any update or deletion of a credential
- *   or certificate, by any instance, notifies at its commit (migration 690) and everything
- *   remembered is forgotten. While notifications are not being received, nothing is remembered and
- *   every call asks the database (concurrent calls share one query, those of one event-loop turn).
+ * - the still-active check (credential and certificate not revoked) is remembered only while `trust`
+ *   (the access lease) says the memory may be used, and only under the epoch it gives: every change
+ *   notification, lost listener or lapsed lease starts a new epoch, which voids everything
+ *   remembered before, and an answer asked under an older epoch is not remembered. A revocation
+ *   answers only once every instance with a lease forgot (access-lease.ts), so the revoked
+ *   credential fails on its very next request, whichever instance it reaches. Without trust, every
+ *   call asks the database (concurrent calls share one query, those of one event-loop turn).
  */
-export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenService; clock?: Clock }): AccountTokenAuthenticator & AccessWatch {
-  /** Still-active answers remembered: key -> when to ask again anyway (real-time ms). */
+export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenService; clock?: Clock; trust?: AccessTrust }): AccountTokenAuthenticator & {
+  stillActiveStats(): StillActiveStats;
+} {
+  /** Still-active answers remembered under `memoryEpoch`: key -> when to ask again anyway (real-time ms). */
   const activeUntil = new Map<string, number>();
-  /** Only while change notifications are received can a remembered answer be trusted. */
-  let trusted = false;
-  /** Bumped on every change notification: an answer read before it is not remembered. */
-  let generation = 0;
-  let changeWaiters: Array<() => void> = [];
+  let memoryEpoch: number | undefined;
+  const stats: StillActiveStats = { remembered: 0, asked: 0 };
   const keyOf = (s: TokenSubject) => `${s.clientId}\u0000${s.accountId}\u0000${s.certificateFingerprint}`;
 
-  function forgetAll() {
-    generation += 1;
-    activeUntil.clear();
+  /** The epoch the memory may be used under now (forgetting what an older one remembered), or undefined. */
+  function currentEpoch(): number | undefined {
+    const epoch = deps.trust?.epoch();
+    if (epoch !== memoryEpoch) {
+      activeUntil.clear();
+      memoryEpoch = epoch;
+    }
+    return epoch;
   }
 
-  const watch: AccessWatch = {
-    accessChanged() {
-      forgetAll();
-      const waiting = changeWaiters;
-      changeWaiters = [];
-      // After the I/O callbacks already due (other listening connections' reads in this process,
-      // e.g. another instance in a test): their forgetting runs before the revoker answers.
-      setImmediate(() => {
-        for (const resolve of waiting) resolve();
-      });
-    },
-    listening(on) {
-      forgetAll();
-      trusted = on;
-    },
-    nextChange(withinMs) {
-      // Nothing is remembered while notifications are not received: nothing to wait for.
-      if (!trusted) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, withinMs);
-        changeWaiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    },
-  };
   const remembered = new Map<string, { subject: TokenSubject; nbf: number | undefined; exp: number }>();
 
   async function verify(token: string): Promise<TokenSubject | undefined> {
@@ -149,12 +124,17 @@ export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenS
 
   async function isActive(subject: TokenSubject): Promise<boolean> {
     const key = keyOf(subject);
-    if (trusted && (activeUntil.get(key) ?? 0) > Date.now()) return true;
-    const asked = generation;
+    const asked = currentEpoch();
+    if (asked !== undefined && (activeUntil.get(key) ?? 0) > Date.now()) {
+      stats.remembered += 1;
+      return true;
+    }
+    stats.asked += 1;
     const active = await askDatabase(subject);
-    // Remember only an answer no change notification has overtaken (and only "active": refusals
-    // are rare and must stay right whatever happens to the rows).
-    if (active && trusted && asked === generation) {
+    // Remember only an answer asked and received under the same epoch (no change notification,
+    // lost listener or lapsed lease in between), and only "active": refusals are rare and must
+    // stay right whatever happens to the rows.
+    if (active && asked !== undefined && currentEpoch() === asked) {
       if (activeUntil.size >= MAX_REMEMBERED) activeUntil.clear();
       activeUntil.set(key, Date.now() + REMEMBER_ACTIVE_MS);
     }
@@ -162,7 +142,7 @@ export function createBearerAuthenticator(deps: { db: Kysely<DB>; tokens: TokenS
   }
 
   return {
-    ...watch,
+    stillActiveStats: () => ({ ...stats }),
     async authenticate(header): Promise<AccessIdentity | undefined> {
       const match = header ? BEARER.exec(header) : null;
       if (!match) return undefined;

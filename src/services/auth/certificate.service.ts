@@ -4,6 +4,7 @@ import { DomainError, ValidationError } from '../../domain/errors/domain-error.t
 import type { DB } from '../../db/schema.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
+import { accessChangeNumber, type AccessChanges } from './access-lease.ts';
 import { makeClientCa, makeClientCertificate, parseCertificate, signCertificateRequest } from './x509.ts';
 
 const DAY_MS = 86_400_000;
@@ -13,8 +14,8 @@ export function createCertificateService(deps: {
   db: Kysely<DB>;
   clock: Clock;
   accounts: AccountService;
-  /** The bearer guard's memory of active access: a revocation answers once this instance forgot. */
-  accessChanges?: { nextChange(withinMs: number): Promise<void> };
+  /** The bearer guard's memory of active access: a revocation answers once every instance forgot. */
+  accessChanges?: AccessChanges;
 }) {
   async function register(accountId: number, pem: string, audit?: ChangeAudit) {
     await deps.accounts.get(accountId);
@@ -97,10 +98,9 @@ export function createCertificateService(deps: {
 
   async function revoke(fingerprint: string, audit?: ChangeAudit) {
     const normalized = fingerprint.replaceAll(':', '').toLowerCase();
-    // Armed before the commit, whose notification (migration 690) every instance receives at once:
-    // answering after this instance saw it means the others have been told too.
-    const forgotten = deps.accessChanges?.nextChange(1_000);
-    await deps.db.transaction().execute(async (trx) => {
+    // The update bumps the access change counter (migration 730); once committed, the answer waits
+    // (bounded by the access lease) until every instance that may serve from memory forgot.
+    const change = await deps.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('certificates')
         .set({ revoked_at: deps.clock.now() })
@@ -110,8 +110,9 @@ export function createCertificateService(deps: {
         .executeTakeFirst();
       if (!row) throw new DomainError('NOT_FOUND', undefined, `No active certificate with fingerprint ${normalized}`);
       await audit?.(trx, { accountId: row.account_id, target: `certificate:${normalized}` });
+      return accessChangeNumber(trx);
     });
-    await forgotten;
+    await deps.accessChanges?.confirm(change);
   }
 
   return { register, make, revoke, list, signRequest };

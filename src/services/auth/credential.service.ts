@@ -5,6 +5,7 @@ import { newUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
+import { accessChangeNumber, type AccessChanges } from './access-lease.ts';
 import { ALL_SCOPES, type Scope } from './scopes.ts';
 import { generateClientSecret, type SecretHasher } from './secret-hash.ts';
 
@@ -17,8 +18,8 @@ export function createCredentialService(deps: {
   clock: Clock;
   accounts: AccountService;
   secrets: SecretHasher;
-  /** The bearer guard's memory of active access: a revocation answers once this instance forgot. */
-  accessChanges?: { nextChange(withinMs: number): Promise<void> };
+  /** The bearer guard's memory of active access: a revocation answers once every instance forgot. */
+  accessChanges?: AccessChanges;
 }) {
   async function create(accountId: number, input: { clientSecret?: string; scopes?: string[] }, audit?: ChangeAudit) {
     await deps.accounts.get(accountId);
@@ -54,9 +55,8 @@ export function createCredentialService(deps: {
 
   /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
   async function revoke(accountId: number, clientId: string, audit?: ChangeAudit) {
-    // As a certificate's revocation: answered once this instance was notified (migration 690).
-    const forgotten = deps.accessChanges?.nextChange(1_000);
-    await deps.db.transaction().execute(async (trx) => {
+    // As a certificate's revocation: answered once every instance forgot (access-lease.ts).
+    const change = await deps.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('credentials')
       .set({ revoked_at: deps.clock.now() })
@@ -67,8 +67,9 @@ export function createCredentialService(deps: {
       .executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', undefined, `No active credential ${clientId}`);
     await audit?.(trx, { accountId, target: `credential:${clientId}` });
+    return accessChangeNumber(trx);
     });
-    await forgotten;
+    await deps.accessChanges?.confirm(change);
   }
 
   return { create, list, revoke };
