@@ -28,7 +28,7 @@ export function requireAdmin(adminToken: string, failures: FailureLimits) {
       request.log.warn({ address: request.ip }, 'wrong admin token');
       throw new DomainError('UNAUTHORIZED', undefined, 'Send Authorization: Bearer <ADMIN_TOKEN>');
     }
-    await counted(request, () => attempt.succeeded());
+    await counted(request, () => attempt.uncount());
   };
 }
 

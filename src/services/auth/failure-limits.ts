@@ -12,11 +12,11 @@ export const ADDRESS_FAILURES: RateLimitRule = { limit: 30, windowSeconds: FIFTE
 /** Wrong admin tokens allowed per address. */
 export const ADMIN_ADDRESS_FAILURES: RateLimitRule = { limit: 10, windowSeconds: FIFTEEN_MINUTES };
 
-/** An attempt already counted as a failure; `succeeded` uncounts it once the secret proved right. */
+/** An attempt already counted as a failure; `uncount` takes it back once it proved not to be one (a right secret). */
 export interface CountedAttempt {
   /** Set when a counter was already spent: the attempt must be refused (429) without checking the secret. */
   retryAfterSeconds: number | undefined;
-  succeeded(): Promise<void>;
+  uncount(): Promise<void>;
 }
 
 /**
@@ -43,18 +43,12 @@ const clientKey = (clientId: string) =>
  */
 export function createFailureLimits(deps: { rateLimiter: RateLimiter }) {
   async function count(buckets: Array<{ bucket: string; rule: RateLimitRule }>): Promise<CountedAttempt> {
-    const counted: Array<{ bucket: string; windowStart: Date }> = [];
-    let retryAfterSeconds: number | undefined;
-    for (const { bucket, rule } of buckets) {
-      const decision = await deps.rateLimiter.hit(bucket, rule);
-      counted.push({ bucket, windowStart: decision.windowStart });
-      if (!decision.allowed) retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, decision.resetSeconds);
-    }
+    // Every bucket counted by one statement; taken back by one.
+    const decisions = await deps.rateLimiter.hitMany(buckets);
+    const refused = decisions.filter((d) => !d.allowed);
     return {
-      retryAfterSeconds,
-      async succeeded() {
-        for (const c of counted) await deps.rateLimiter.giveBack(c.bucket, c.windowStart);
-      },
+      retryAfterSeconds: refused.length > 0 ? Math.max(...refused.map((d) => d.resetSeconds)) : undefined,
+      uncount: () => deps.rateLimiter.giveBack(buckets.map((b, i) => ({ bucket: b.bucket, windowStart: decisions[i]!.windowStart }))),
     };
   }
 

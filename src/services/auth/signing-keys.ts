@@ -9,6 +9,12 @@ export const SIGNING_ALG = 'ES256';
 /** A signing key is replaced after this long; tokens it signed stay verifiable until they expire. */
 const ROTATE_AFTER_MS = 30 * 86_400_000;
 const KEYS_LOCK = 7256100;
+/**
+ * How long (real time) an instance keeps signing with the key it last read before reading again: a
+ * token endpoint then reads no key per token. Another instance's rotation reaches it within this
+ * time, so a retired key keeps verifying for a token's lifetime plus this.
+ */
+const SIGNING_KEY_MEMORY_MS = 30_000;
 
 export interface SigningKey {
   kid: string;
@@ -17,12 +23,14 @@ export interface SigningKey {
 
 /**
  * The keys that sign access tokens, kept in the database so every instance signs and verifies with
- * the same set and a restart invalidates nothing. Only imported key objects are cached (by kid: a
- * kid names one immutable key); which key signs and which still verify is always read from the table.
+ * the same set and a restart invalidates nothing. Imported key objects are cached (by kid: a kid
+ * names one immutable key); which key signs is remembered for SIGNING_KEY_MEMORY_MS (forgotten at
+ * once when this instance rotates); which keys still verify is always read from the table.
  */
 export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
   const { db, clock } = deps;
   const imported = new Map<string, Promise<CryptoKey>>();
+  let remembered: { row: { kid: string; private_jwk: unknown; created_at: Date }; until: number } | undefined;
 
   const importOnce = (cacheKey: string, jwk: StoredJwk) => {
     let key = imported.get(cacheKey);
@@ -53,6 +61,7 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
    * work is done.
    */
   async function rotate(onlyIfOlderThan?: Date): Promise<string> {
+    remembered = undefined;
     const now = clock.now();
     const row = await newKeyRow(now);
     return db.transaction().execute(async (trx) => {
@@ -78,11 +87,10 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
   /** The key that signs now (rotated first when it is older than the rotation period). */
   async function current(): Promise<SigningKey> {
     const now = clock.now();
-    let active = await db
-      .selectFrom('signing_keys')
-      .select(['kid', 'private_jwk', 'created_at'])
-      .where('retired_at', 'is', null)
-      .executeTakeFirst();
+    let active =
+      remembered && performance.now() < remembered.until
+        ? remembered.row
+        : await db.selectFrom('signing_keys').select(['kid', 'private_jwk', 'created_at']).where('retired_at', 'is', null).executeTakeFirst();
     if (!active || now.getTime() - active.created_at.getTime() >= ROTATE_AFTER_MS) {
       await rotate(new Date(now.getTime() - ROTATE_AFTER_MS));
       active = await db
@@ -91,6 +99,7 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
         .where('retired_at', 'is', null)
         .executeTakeFirstOrThrow();
     }
+    if (remembered?.row !== active) remembered = { row: active, until: performance.now() + SIGNING_KEY_MEMORY_MS };
     return { kid: active.kid, key: await importOnce(`private:${active.kid}`, active.private_jwk as StoredJwk) };
   }
 
@@ -126,8 +135,9 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
   return { ensure, rotate: () => rotate(), current, verificationKey, publicKeys };
 }
 
+/** A retired key verifies for a token's lifetime after it retired, plus the time another instance may still sign with it. */
 function stillVerifies(retiredAt: Date | null, now: Date): boolean {
-  return retiredAt === null || now.getTime() <= retiredAt.getTime() + TOKEN_LIFETIME_S * 1000;
+  return retiredAt === null || now.getTime() <= retiredAt.getTime() + TOKEN_LIFETIME_S * 1000 + SIGNING_KEY_MEMORY_MS;
 }
 
 export type SigningKeys = ReturnType<typeof createSigningKeys>;

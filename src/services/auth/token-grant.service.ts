@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -125,6 +126,20 @@ export function createTokenGrantService(deps: {
    * `scope`) narrows the credential's scopes; it may not widen them. Wrong secrets are counted per
    * client id and per caller address (`failure-limits.ts`): past the limit, 429 before any check.
    */
+  /** The account of a registered (not revoked) certificate, and an active credential, in one statement. */
+  async function lookupIdentity(fingerprint: string, clientId: string | undefined) {
+    const row = await sql<{ certificate_account: number | null; credential: { account_id: number; secret_hash: string; scopes: string } | null }>`
+      ${prepared('token_identity')}SELECT
+        (SELECT account_id FROM certificates WHERE fingerprint = ${fingerprint} AND revoked_at IS NULL) AS certificate_account,
+        (SELECT json_build_object('account_id', account_id, 'secret_hash', secret_hash, 'scopes', scopes)
+           FROM credentials WHERE client_id = ${clientId ?? null}::uuid AND revoked_at IS NULL) AS credential`.execute(db);
+    const r = row.rows[0]!;
+    return {
+      certificateAccountId: r.certificate_account === null ? null : Number(r.certificate_account),
+      credential: r.credential === null ? null : { ...r.credential, account_id: Number(r.credential.account_id) },
+    };
+  }
+
   async function grant(cert: CertificateInfo, credentials: ClientCredentials, caller: Caller, requestedScopes?: string[]): Promise<Grant> {
     const now = clock.now();
     if (now < cert.notBefore) {
@@ -140,35 +155,22 @@ export function createTokenGrantService(deps: {
       });
     }
 
-    const registered = await fromStore('certificate', () =>
-      db
-        .selectFrom('certificates')
-        .select(['account_id'])
-        .where('fingerprint', '=', cert.fingerprint)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst(),
-    );
+    // The certificate and the credential in one look-up, beside the counting of the attempt (every
+    // attempt is counted before its secret is checked, and given back unless the secret was wrong).
+    const [found, attempt] = await Promise.all([
+      fromStore('certificate', () => lookupIdentity(cert.fingerprint, isUuidV4(credentials.clientId) ? credentials.clientId.toLowerCase() : undefined)),
+      fromStore('failure counters', () => deps.failures.tokenAttempt({ clientId: credentials.clientId, address: caller.address })),
+    ]);
+    const registered = found.certificateAccountId === null ? undefined : { account_id: found.certificateAccountId };
     if (!registered) {
+      await fromStore('failure counters', () => attempt.uncount());
       throw new DomainError('PUB_CERT_NOT_REGISTERED', {
         hint: 'This certificate is not linked to any account, or it was revoked. Link it to the account in the service portal (admin) and retry.',
         fingerprint: cert.fingerprint,
       });
     }
-
-    const attempt = await fromStore('failure counters', () =>
-      deps.failures.tokenAttempt({ clientId: credentials.clientId, address: caller.address }),
-    );
     if (attempt.retryAfterSeconds !== undefined) throw tooManyFailures(attempt.retryAfterSeconds);
-    const credential = isUuidV4(credentials.clientId)
-      ? await fromStore('credentials', () =>
-          db
-            .selectFrom('credentials')
-            .select(['account_id', 'secret_hash', 'scopes'])
-            .where('client_id', '=', credentials.clientId.toLowerCase())
-            .where('revoked_at', 'is', null)
-            .executeTakeFirst(),
-        )
-      : undefined;
+    const credential = found.credential ?? undefined;
     if (credential && !deps.secrets.isRecognizedHash(credential.secret_hash)) {
       deps.logger.error({ clientId: credentials.clientId }, 'stored client secret hash is in an unknown format');
       throw new DomainError('PUB_AUTH_UPSTREAM_ERROR', {
@@ -184,7 +186,7 @@ export function createTokenGrantService(deps: {
       });
     }
 
-    await fromStore('failure counters', () => attempt.succeeded());
+    await fromStore('failure counters', () => attempt.uncount());
 
     if (registered.account_id !== credential.account_id) {
       throw new DomainError('PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT', {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import type { DB } from '../../db/schema.ts';
+import { prepared } from '../../db/prepared.ts';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */
@@ -55,16 +56,40 @@ export function createRateLimiter(deps: { db: Kysely<DB>; clock: Clock }) {
     return { allowed: hits < rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - hits), resetSeconds, windowStart: start };
   }
 
-  /** Uncounts one hit of that window (an attempt that turned out not to count, e.g. a right secret). */
-  async function giveBack(bucket: string, windowStart: Date): Promise<void> {
-    await deps.db
-      .updateTable('rate_limit_windows')
-      .set({ hits: sql`greatest(rate_limit_windows.hits - 1, 0)` })
-      .where('bucket', '=', bucket)
-      .where('window_start', '=', windowStart)
-      .execute();
+  /** `hit` for several buckets at once: one upsert counts them all (one round trip). */
+  async function hitMany(hits: Array<{ bucket: string; rule: RateLimitRule }>): Promise<RateLimitDecision[]> {
+    const now = deps.clock.now().getTime();
+    const windows = hits.map(({ bucket, rule }) => {
+      const windowMs = rule.windowSeconds * 1000;
+      return { bucket, rule, windowMs, start: new Date(Math.floor(now / windowMs) * windowMs) };
+    });
+    const rows = await sql<{ bucket: string; hits: number }>`
+      ${prepared('rate_limit_hit_many')}INSERT INTO rate_limit_windows (bucket, window_start, hits)
+      SELECT bucket, window_start, 1 FROM jsonb_to_recordset(${JSON.stringify(windows.map((w) => ({ bucket: w.bucket, window_start: w.start.toISOString() })))}::jsonb)
+        AS x (bucket text, window_start timestamptz)
+      ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+      RETURNING bucket, hits`.execute(deps.db);
+    const counts = new Map(rows.rows.map((r) => [r.bucket, Number(r.hits)]));
+    // The first hit of a window clears that bucket's older windows, so the table stays small.
+    const fresh = windows.filter((w) => counts.get(w.bucket) === 1);
+    for (const w of fresh) await deps.db.deleteFrom('rate_limit_windows').where('bucket', '=', w.bucket).where('window_start', '<', w.start).execute();
+    return windows.map((w) => {
+      const count = counts.get(w.bucket) ?? 1;
+      const resetSeconds = Math.max(1, Math.ceil((w.start.getTime() + w.windowMs - now) / 1000));
+      return { allowed: count <= w.rule.limit, limit: w.rule.limit, remaining: Math.max(0, w.rule.limit - count), resetSeconds, windowStart: w.start };
+    });
   }
-  return { hit, peek, giveBack };
+
+  /** Uncounts one hit of each given window (attempts that turned out not to count, e.g. a right secret), in one statement. */
+  async function giveBack(counted: Array<{ bucket: string; windowStart: Date }>): Promise<void> {
+    if (counted.length === 0) return;
+    await sql`
+      ${prepared('rate_limit_give_back')}UPDATE rate_limit_windows w SET hits = greatest(w.hits - 1, 0)
+        FROM jsonb_to_recordset(${JSON.stringify(counted.map((c) => ({ bucket: c.bucket, window_start: c.windowStart.toISOString() })))}::jsonb)
+          AS x (bucket text, window_start timestamptz)
+       WHERE w.bucket = x.bucket AND w.window_start = x.window_start`.execute(deps.db);
+  }
+  return { hit, hitMany, peek, giveBack };
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
