@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFLICT_ATTEMPTS, transact } from '../../src/db/transact.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { payer } from '../payouts/helpers.ts';
@@ -63,20 +63,26 @@ describe('a money command whose conflicts never end', () => {
     const a = await payer(h, 100);
     const key = randomUUID();
     const body = { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 10 } };
-    const hold = vi.spyOn(h.c.ledger, 'hold').mockImplementation(async () => {
-      throw conflict('40P01');
-    });
+    // Every run of the command's transaction is aborted as PostgreSQL aborts a deadlock victim
+    // (SQLSTATE 40P01), from inside the database; a sequence (never rolled back) counts the runs.
+    await sql`CREATE SEQUENCE dict_runs`.execute(h.c.db);
+    await sql`CREATE FUNCTION dict_deadlock() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM nextval('dict_runs');
+        RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01';
+      END $$`.execute(h.c.db);
+    await sql`CREATE TRIGGER dict_deadlock BEFORE INSERT ON transactions FOR EACH STATEMENT EXECUTE FUNCTION dict_deadlock()`.execute(h.c.db);
     let res;
-    let holds: number;
+    let runs: number;
     try {
       res = await h.api('POST', '/dict/pix', a.token, body, { 'x-idempotency-key': key });
     } finally {
-      holds = hold.mock.calls.length;
-      hold.mockRestore();
+      await sql`DROP TRIGGER dict_deadlock ON transactions`.execute(h.c.db);
+      runs = Number((await sql<{ n: string }>`SELECT last_value AS n FROM dict_runs`.execute(h.c.db)).rows[0]!.n);
     }
     expect(res.statusCode, res.body).toBe(503);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(holds).toBe(CONFLICT_ATTEMPTS);
+    expect(runs).toBe(CONFLICT_ATTEMPTS);
     expect(await h.balance(a.id)).toEqual({ available: 100, blocked: 0 });
     const again = await h.api('POST', '/dict/pix', a.token, body, { 'x-idempotency-key': key });
     expect(again.statusCode, again.body).toBe(201);
