@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import scalarReference from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Container } from './container.ts';
@@ -20,6 +19,7 @@ import { oauthRoutes } from './http/routes/oauth/index.ts';
 import { sandboxRoutes } from './http/routes/sandbox/index.ts';
 import { systemRoutes } from './http/routes/system/index.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { docsReference } from './http/docs/reference.ts';
 import { swaggerOptions } from './http/openapi/document.ts';
 import { errorSchemas } from './http/openapi/error-schemas.ts';
 import { checkResponsesAgainstDocument } from './http/openapi/response-check.ts';
@@ -103,20 +103,9 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   for (const schema of errorSchemas) app.addSchema(schema);
   await app.register(swagger, swaggerOptions(c.config));
   if (options.checkResponses) checkResponsesAgainstDocument(app as unknown as FastifyInstance);
-  // Scalar renders OpenAPI 3.1 webhooks and opens on the document's getting-started description; its
-  // script is served from node_modules (/docs/js/scalar.js), never from a CDN.
-  await app.register(scalarReference, {
-    routePrefix: '/docs',
-    configuration: {
-      pageTitle: 'pix-account-service API',
-      // Nothing that needs the internet: no hosted tools, no AI agent, no telemetry, system fonts.
-      showDeveloperTools: 'never',
-      agent: { disabled: true },
-      hideClientButton: true,
-      telemetry: false,
-      withDefaultFonts: false,
-    } as never,
-  });
+  // /docs: Swagger UI from node_modules (never a CDN); it opens on the document's getting-started
+  // description, then the reference with "Try it out" and the 3.1 webhooks (src/http/docs/reference.ts).
+  await docsReference(app as unknown as FastifyInstance, { publicUrl: c.config.publicUrl });
 
   const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void, docs: Partial<FamilyDocs> = {}) =>
     app.register(async (scope) => {

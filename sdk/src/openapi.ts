@@ -971,6 +971,7 @@ export interface components {
             natureza: "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";
             rtrId: string;
             status: "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+            /** Format: decimal-amount */
             valor: string;
         };
         Med: {
@@ -1453,11 +1454,20 @@ export interface operations {
                     "application/json": {
                         data: {
                             balanceAmount: {
-                                /** @description usable now, already net of blocked */
+                                /**
+                                 * Format: money
+                                 * @description usable now, already net of blocked
+                                 */
                                 available: number;
-                                /** @description reserved for operations in processing */
+                                /**
+                                 * Format: money
+                                 * @description reserved for operations in processing
+                                 */
                                 blocked: number;
-                                /** @description always 0 (not offered) */
+                                /**
+                                 * Format: money
+                                 * @description always 0 (not offered)
+                                 */
                                 overdraft: number;
                             };
                             /** Format: date-time */
@@ -1553,9 +1563,11 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** Format: document */
                         document: string;
                         id: number;
                         name: string;
+                        /** Format: dict-key */
                         pixKey: string;
                         type: "INDIVIDUAL" | "COMPANY";
                     };
@@ -1680,29 +1692,67 @@ export interface operations {
                      */
                     "application/json": {
                         balance: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             available: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             blocked: number;
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /** Format: document */
                         document: string;
                         fees: {
                             cashIn: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
                                 fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
                                 percent: number;
                             };
                             cashOut: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
                                 fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
                                 percent: number;
                             };
                         };
                         id: number;
                         limits: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             daily: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             nightly: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             perTransaction: number;
                         };
                         name: string;
+                        /** Format: dict-key */
                         pixKey: string;
                         splitFrequency: string;
                         type: "INDIVIDUAL" | "COMPANY";
@@ -1950,6 +2000,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** Format: uuid */
                         clientId: string;
                         clientSecret: string;
                         scopes: string[];
@@ -2107,11 +2158,27 @@ export interface operations {
                      */
                     "application/json": {
                         cashIn: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             fixed: number;
+                            /**
+                             * Format: money
+                             * @description percent, 10 means 10%
+                             */
                             percent: number;
                         };
                         cashOut: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             fixed: number;
+                            /**
+                             * Format: money
+                             * @description percent, 10 means 10%
+                             */
                             percent: number;
                         };
                     };
@@ -2248,8 +2315,20 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         daily: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         nightly: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         perTransaction: number;
                     };
                 };
@@ -3101,13 +3180,25 @@ export interface operations {
                             count: number;
                             items: {
                                 accountId: number;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 available: number;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 blocked: number;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 postedAvailable: number;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 postedBlocked: number;
                             }[];
                         };
@@ -3116,9 +3207,15 @@ export interface operations {
                             count: number;
                             items: {
                                 accountId: number;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 available: number;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 blocked: number;
                             }[];
                         };
@@ -3126,11 +3223,17 @@ export interface operations {
                         ok: boolean;
                         postings: {
                             count: number;
-                            /** @description BRL, 2 decimals */
+                            /**
+                             * Format: money
+                             * @description BRL, 2 decimals
+                             */
                             total: number;
                         };
                         systemAccounts: {
-                            /** @description BRL, 2 decimals */
+                            /**
+                             * Format: money
+                             * @description BRL, 2 decimals
+                             */
                             balance: number;
                             code: string;
                         }[];
@@ -3139,7 +3242,10 @@ export interface operations {
                             count: number;
                             items: {
                                 journalId: string;
-                                /** @description BRL, 2 decimals */
+                                /**
+                                 * Format: money
+                                 * @description BRL, 2 decimals
+                                 */
                                 sum: number;
                             }[];
                         };
@@ -3549,13 +3655,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description reserved for operations in processing, BRL */
+                        /**
+                         * Format: money
+                         * @description reserved for operations in processing, BRL
+                         */
                         blockedBalance: number;
                         /** Format: date-time */
                         consultedAt: string;
-                        /** @description available + blocked, BRL */
+                        /**
+                         * Format: money
+                         * @description available + blocked, BRL
+                         */
                         grossBalance: number;
-                        /** @description usable now, BRL (already net of blocked) */
+                        /**
+                         * Format: money
+                         * @description usable now, BRL (already net of blocked)
+                         */
                         netBalance: number;
                     };
                 };
@@ -3834,6 +3949,7 @@ export interface operations {
                         qrCodeImage?: string;
                         /** @enum {string} */
                         status: "PENDING";
+                        /** Format: uuid */
                         transactionId: string;
                     };
                 };
@@ -4244,6 +4360,10 @@ export interface operations {
                         generateTime: string;
                         /** @description correlates the webhooks (the refund end-to-end id, D...) */
                         providerTransactionId: string;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         refundValue: number;
                         status: "PENDING" | "CONFIRMED" | "ERROR";
                         /** Format: uuid */
@@ -4377,9 +4497,21 @@ export interface operations {
                         createdAt: string;
                         e2eId: string | null;
                         externalId: string | null;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         feeAmount: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         finalAmount: number;
                         id: string;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         originalAmount: number;
                         processedAt: string | null;
                         status: "PENDING" | "CONFIRMED" | "ERROR";
@@ -4680,16 +4812,29 @@ export interface operations {
                             createdAt: string;
                             endToEndId: string | null;
                             externalId: string | null;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             feeAmount: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             finalAmount: number;
                             /** @description CREDIT or DEBIT */
                             movementType: string;
                             /** @description Pix in, Pix out, Refund in or Refund out */
                             operationType: string;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             originalAmount: number;
                             processedAt: string | null;
                             /** @description Pendente, Confirmado or Error */
                             status: string;
+                            /** Format: uuid */
                             transactionId: string;
                         }[];
                         metadata: {
@@ -4985,9 +5130,12 @@ export interface operations {
                             criacao: string;
                             expiracao: number;
                         };
+                        /** Format: dict-key */
                         chave: string;
                         devedor?: {
+                            /** Format: cnpj */
                             cnpj?: string;
+                            /** Format: cpf */
                             cpf?: string;
                             nome: string;
                         };
@@ -5008,6 +5156,7 @@ export interface operations {
                         location: string;
                         /** @description the PIX received for the charge, once paid (central bank CobCompleta) */
                         pix?: {
+                            /** Format: dict-key */
                             chave: string;
                             devolucoes: components["schemas"]["Devolucao"][];
                             /** @description the id a devolução names (PUT /pix/{e2eid}/devolucao/{id}) */
@@ -5015,6 +5164,7 @@ export interface operations {
                             /** Format: date-time */
                             horario: string;
                             txid: string;
+                            /** Format: decimal-amount */
                             valor: string;
                         }[];
                         pixCopiaECola: string;
@@ -5024,6 +5174,7 @@ export interface operations {
                         txid: string;
                         valor: {
                             modalidadeAlteracao: number;
+                            /** Format: decimal-amount */
                             original: string;
                         };
                     };
@@ -5195,9 +5346,12 @@ export interface operations {
                             criacao: string;
                             expiracao: number;
                         };
+                        /** Format: dict-key */
                         chave: string;
                         devedor?: {
+                            /** Format: cnpj */
                             cnpj?: string;
+                            /** Format: cpf */
                             cpf?: string;
                             nome: string;
                         };
@@ -5218,6 +5372,7 @@ export interface operations {
                         location: string;
                         /** @description the PIX received for the charge, once paid (central bank CobCompleta) */
                         pix?: {
+                            /** Format: dict-key */
                             chave: string;
                             devolucoes: components["schemas"]["Devolucao"][];
                             /** @description the id a devolução names (PUT /pix/{e2eid}/devolucao/{id}) */
@@ -5225,6 +5380,7 @@ export interface operations {
                             /** Format: date-time */
                             horario: string;
                             txid: string;
+                            /** Format: decimal-amount */
                             valor: string;
                         }[];
                         pixCopiaECola: string;
@@ -5234,6 +5390,7 @@ export interface operations {
                         txid: string;
                         valor: {
                             modalidadeAlteracao: number;
+                            /** Format: decimal-amount */
                             original: string;
                         };
                     };
@@ -5390,9 +5547,12 @@ export interface operations {
                             criacao: string;
                             expiracao: number;
                         };
+                        /** Format: dict-key */
                         chave: string;
                         devedor?: {
+                            /** Format: cnpj */
                             cnpj?: string;
+                            /** Format: cpf */
                             cpf?: string;
                             nome: string;
                         };
@@ -5413,6 +5573,7 @@ export interface operations {
                         location: string;
                         /** @description the PIX received for the charge, once paid (central bank CobCompleta) */
                         pix?: {
+                            /** Format: dict-key */
                             chave: string;
                             devolucoes: components["schemas"]["Devolucao"][];
                             /** @description the id a devolução names (PUT /pix/{e2eid}/devolucao/{id}) */
@@ -5420,6 +5581,7 @@ export interface operations {
                             /** Format: date-time */
                             horario: string;
                             txid: string;
+                            /** Format: decimal-amount */
                             valor: string;
                         }[];
                         pixCopiaECola: string;
@@ -5429,6 +5591,7 @@ export interface operations {
                         txid: string;
                         valor: {
                             modalidadeAlteracao: number;
+                            /** Format: decimal-amount */
                             original: string;
                         };
                     };
@@ -5589,6 +5752,10 @@ export interface operations {
                         eventDate: string;
                         id: number;
                         payment: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             amount: number;
                             currency: string;
                         };
@@ -5720,6 +5887,10 @@ export interface operations {
                         eventDate: string;
                         id: number;
                         payment: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             amount: number;
                             currency: string;
                         };
@@ -6108,6 +6279,7 @@ export interface operations {
                         natureza: "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";
                         rtrId: string;
                         status: "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+                        /** Format: decimal-amount */
                         valor: string;
                     };
                 };
@@ -6236,6 +6408,7 @@ export interface operations {
                         natureza: "ORIGINAL" | "RETIRADA" | "MED_OPERACIONAL" | "MED_FRAUDE";
                         rtrId: string;
                         status: "EM_PROCESSAMENTO" | "DEVOLVIDO" | "NAO_REALIZADO";
+                        /** Format: decimal-amount */
                         valor: string;
                     };
                 };
@@ -6539,13 +6712,26 @@ export interface operations {
                         createdAt: string;
                         endToEndId: string | null;
                         externalId: string | null;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         feeAmount: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         finalAmount: number;
                         id: number;
                         movementType: string;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         originalAmount: number;
                         processedAt: string | null;
                         status: string;
+                        /** Format: uuid */
                         transactionId: string;
                         type: string;
                     };
@@ -6824,13 +7010,26 @@ export interface operations {
                         createdAt: string;
                         endToEndId: string | null;
                         externalId: string | null;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         feeAmount: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         finalAmount: number;
                         id: number;
                         movementType: string;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         originalAmount: number;
                         processedAt: string | null;
                         status: string;
+                        /** Format: uuid */
                         transactionId: string;
                         type: string;
                     };
@@ -7496,13 +7695,26 @@ export interface operations {
                         createdAt: string;
                         endToEndId: string | null;
                         externalId: string | null;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         feeAmount: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         finalAmount: number;
                         id: number;
                         movementType: string;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         originalAmount: number;
                         processedAt: string | null;
                         status: string;
+                        /** Format: uuid */
                         transactionId: string;
                         type: string;
                     };

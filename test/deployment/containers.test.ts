@@ -52,7 +52,8 @@ describe('deploy/compose.yaml', () => {
   it('fills the tested nginx template with both instances as the upstream', () => {
     const nginx = services.nginx;
     expect(nginx.volumes).toContain('./nginx/pix-account-service.conf.template:/etc/nginx/templates/default.conf.template:ro');
-    expect(nginx.environment.UPSTREAM_SERVERS).toBe('server app1:3000; server app2:3000;');
+    // With the template's line format: an instance refused once is tried again after 1 s, not nginx's 10 s.
+    expect(nginx.environment.UPSTREAM_SERVERS).toBe('server app1:3000 max_fails=1 fail_timeout=1s; server app2:3000 max_fails=1 fail_timeout=1s;');
     const template = readFileSync('deploy/nginx/pix-account-service.conf.template', 'utf8');
     for (const placeholder of template.match(/\$\{[A-Z_]+\}/g) ?? []) {
       expect(nginx.environment, placeholder).toHaveProperty(placeholder.slice(2, -1));

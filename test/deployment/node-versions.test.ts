@@ -7,7 +7,21 @@ const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
 /** The machine image's Node (the README's two commands) and the active LTS (production). */
 const SUPPORTED = ['20.19.0', '24.0.0'];
 
-function installedPackages(folder: string, found: Array<{ name: string; version: string; node?: string }> = []) {
+interface Installed {
+  name: string;
+  version: string;
+  node?: string;
+  dir: string;
+}
+
+function readPackage(dir: string): Installed | undefined {
+  const file = path.join(dir, 'package.json');
+  if (!existsSync(file)) return undefined;
+  const pkg = JSON.parse(readFileSync(file, 'utf8'));
+  return { name: pkg.name, version: pkg.version, node: pkg.engines?.node, dir };
+}
+
+function installedPackages(folder: string, found: Installed[] = []) {
   for (const entry of readdirSync(folder)) {
     if (entry.startsWith('.')) continue;
     const dir = path.join(folder, entry);
@@ -15,15 +29,51 @@ function installedPackages(folder: string, found: Array<{ name: string; version:
       installedPackages(dir, found);
       continue;
     }
-    const file = path.join(dir, 'package.json');
-    if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8'));
-      found.push({ name: pkg.name, version: pkg.version, node: pkg.engines?.node });
-    }
+    const pkg = readPackage(dir);
+    if (pkg) found.push(pkg);
     if (existsSync(path.join(dir, 'node_modules'))) installedPackages(path.join(dir, 'node_modules'), found);
   }
   return found;
 }
+
+/** Where Node finds `name` from a package in `from`: its own node_modules, then each parent's. */
+function resolveFrom(from: string, name: string): Installed | undefined {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const pkg = readPackage(path.join(dir, 'node_modules', name));
+    if (pkg) return pkg;
+    if (dir === path.dirname(dir) || path.resolve(dir) === path.resolve('.')) return undefined;
+  }
+}
+
+/**
+ * What `npm install --omit=dev` keeps (the container image's node_modules): the production
+ * dependencies and everything they depend on, as installed here. A missing required dependency is an
+ * error; a missing optional or peer one is not installed, so not run.
+ */
+function productionPackages(): Installed[] {
+  const seen = new Map<string, Installed>();
+  const missing: string[] = [];
+  const visit = (from: string, deps: Record<string, string>, optional: Set<string>) => {
+    for (const name of Object.keys(deps)) {
+      const pkg = resolveFrom(from, name);
+      if (!pkg) {
+        if (!optional.has(name)) missing.push(`${name} (from ${from})`);
+        continue;
+      }
+      if (seen.has(pkg.dir)) continue;
+      seen.set(pkg.dir, pkg);
+      const own = JSON.parse(readFileSync(path.join(pkg.dir, 'package.json'), 'utf8'));
+      const optionalOwn = new Set([...Object.keys(own.optionalDependencies ?? {}), ...Object.keys(own.peerDependencies ?? {})]);
+      visit(pkg.dir, { ...own.dependencies, ...own.optionalDependencies, ...own.peerDependencies }, optionalOwn);
+    }
+  };
+  visit('.', manifest.dependencies, new Set(Object.keys(manifest.optionalDependencies ?? {})));
+  expect(missing).toEqual([]);
+  return [...seen.values()];
+}
+
+const outsideSupported = (packages: Installed[]) =>
+  packages.filter((p) => p.node !== undefined && !SUPPORTED.every((v) => semver.satisfies(v, p.node!))).map((p) => `${p.name}@${p.version} (${p.node})`);
 
 describe('supported Node versions', () => {
   it('engines admits Node 20.19+ and Node 24', () => {
@@ -31,16 +81,16 @@ describe('supported Node versions', () => {
     expect(semver.satisfies('20.18.0', manifest.engines.node)).toBe(false);
   });
 
-  it('every installed package declares a Node range that admits both (kysely 0.29 would not: it needs 22)', () => {
-    const outside = installedPackages('node_modules')
-      .filter((p) => p.node !== undefined && !SUPPORTED.every((v) => semver.satisfies(v, p.node!)))
-      .map((p) => `${p.name}@${p.version} (${p.node})`)
-      // The one known exception (docs/decisions.md, "Node 20 and the /docs renderer"): every release of
-      // Scalar, the /docs renderer, declares Node >= 22 for itself and its parts (undici 8 comes with
-      // its json-magic). It serves a static page and runs on Node 20 (test/docs runs there); nothing
-      // else may step outside the range.
-      .filter((entry) => !entry.startsWith('@scalar/') && !entry.startsWith('undici@8.'));
-    expect(outside).toEqual([]);
+  it('every production dependency, and every package it brings, declares a Node range that admits both (kysely 0.29 would not: it needs 22)', () => {
+    const production = productionPackages();
+    // The walk reached the whole tree: the direct dependencies and what they bring (fastify's own).
+    const names = new Set(production.map((p) => p.name));
+    for (const name of [...Object.keys(manifest.dependencies), 'find-my-way', 'avvio']) expect(names.has(name), name).toBe(true);
+    expect(outsideSupported(production)).toEqual([]);
+  });
+
+  it('so does every installed package, development tools included: no exception', () => {
+    expect(outsideSupported(installedPackages('node_modules'))).toEqual([]);
   });
 
   it('the production start needs neither tsx nor typescript at run time', () => {

@@ -1,16 +1,29 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { asAdmin, call, createOwnDatabase, freePort, startInstance, type Instance } from '../deployment/instances-kit.ts';
 import { makeServerCertificate, writeKeyPair } from '../deployment/tls-kit.ts';
 
 const run = promisify(execFile);
 const NGINX = ['/usr/sbin/nginx', 'nginx'].find((bin) => spawnSync(bin, ['-v']).status === 0);
 if (!NGINX) console.log('deploy/nginx test SKIPPED: nginx is not installed (.ci/run installs Debian\'s nginx-light)');
+
+/**
+ * UPSTREAM_SERVERS for these addresses, with the per-server parameters of the reference deployment
+ * (deploy/compose.yaml), in the template's line format.
+ */
+function upstreamServers(addresses: string[]) {
+  const compose = parse(readFileSync('deploy/compose.yaml', 'utf8'), { merge: true });
+  const line = /^server [^\s;]+( [^;]*)?;/.exec(compose.services.nginx.environment.UPSTREAM_SERVERS);
+  if (!line) throw new Error('deploy/compose.yaml: UPSTREAM_SERVERS is not "server host:port ...;" lines');
+  return addresses.map((address) => `server ${address}${line[1] ?? ''};`).join(' ');
+}
 
 /** deploy/nginx's template filled as envsubst would. */
 function fillTemplate(values: Record<string, string>) {
@@ -32,6 +45,30 @@ async function waitForPort(port: number, timeoutMs = 15_000) {
     if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** nginx (foreground, in `dir`) serving the filled template; throws what `nginx -t` refused. */
+async function startNginx(dir: string, values: Record<string, string>): Promise<ChildProcess> {
+  for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, temp), { recursive: true });
+  writeFileSync(path.join(dir, 'pix.conf'), fillTemplate(values));
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    [
+      process.getuid?.() === 0 ? 'user root;' : '',
+      'worker_processes 1;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      'events { worker_connections 256; }',
+      'http {',
+      '  access_log off;',
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t === 'client_body' ? 'body' : t};`),
+      `  include ${dir}/pix.conf;`,
+      '}',
+    ].join('\n'),
+  );
+  const check = spawnSync(NGINX!, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx -t refused the configuration:\n${check.stderr}`);
+  return spawn(NGINX!, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
 }
 
 describe.skipIf(!NGINX)('deploy/nginx: TLS termination with client certificates in front of two instances', () => {
@@ -66,34 +103,12 @@ describe.skipIf(!NGINX)('deploy/nginx: TLS termination with client certificates 
     const server = writeKeyPair(await makeServerCertificate('nginx front'), dir);
     const port = await freePort();
     base = `https://127.0.0.1:${port}`;
-    for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(path.join(dir, temp));
-    writeFileSync(
-      path.join(dir, 'pix.conf'),
-      fillTemplate({
-        LISTEN_PORT: `127.0.0.1:${port}`,
-        TLS_CERT_FILE: server.certFile,
-        TLS_KEY_FILE: server.keyFile,
-        UPSTREAM_SERVERS: instances.map((i) => `server 127.0.0.1:${i.port};`).join(' '),
-      }),
-    );
-    writeFileSync(
-      path.join(dir, 'nginx.conf'),
-      [
-        process.getuid?.() === 0 ? 'user root;' : '',
-        'worker_processes 1;',
-        `pid ${dir}/nginx.pid;`,
-        `error_log ${dir}/error.log warn;`,
-        'events { worker_connections 256; }',
-        'http {',
-        '  access_log off;',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t === 'client_body' ? 'body' : t};`),
-        `  include ${dir}/pix.conf;`,
-        '}',
-      ].join('\n'),
-    );
-    const check = spawnSync(NGINX!, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
-    if (check.status !== 0) throw new Error(`nginx -t refused the configuration:\n${check.stderr}`);
-    nginx = spawn(NGINX!, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+    nginx = await startNginx(dir, {
+      LISTEN_PORT: `127.0.0.1:${port}`,
+      TLS_CERT_FILE: server.certFile,
+      TLS_KEY_FILE: server.keyFile,
+      UPSTREAM_SERVERS: upstreamServers(instances.map((i) => `127.0.0.1:${i.port}`)),
+    });
     await waitForPort(port);
 
     // An account with a certificate (and its private key) and credentials, through the admin API.
@@ -155,4 +170,62 @@ describe.skipIf(!NGINX)('deploy/nginx: TLS termination with client certificates 
     // nginx states the client's address; the instances believe it because nginx is a trusted proxy.
     expect(served.flat().every((l) => l.ip === '127.0.0.1')).toBe(true);
   });
+});
+
+describe.skipIf(!NGINX)('deploy/nginx: a front started before its instances serves as soon as they listen', () => {
+  let dir: string;
+  let nginx: ChildProcess | undefined;
+  const upstreams: http.Server[] = [];
+  afterAll(async () => {
+    nginx?.kill('SIGTERM');
+    await Promise.all(upstreams.map((server) => new Promise((resolve) => server.close(resolve))));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 502 while nothing listens, then 200 from both instances within about 2 s of them listening (nginx\'s default would wait 10 s)', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pix-nginx-early-'));
+    const server = writeKeyPair(await makeServerCertificate('nginx front'), dir);
+    const [port, a, b] = [await freePort(), await freePort(), await freePort()];
+    nginx = await startNginx(dir, {
+      LISTEN_PORT: `127.0.0.1:${port}`,
+      TLS_CERT_FILE: server.certFile,
+      TLS_KEY_FILE: server.keyFile,
+      UPSTREAM_SERVERS: upstreamServers([`127.0.0.1:${a}`, `127.0.0.1:${b}`]),
+    });
+    await waitForPort(port);
+    const get = async () => {
+      const { stdout } = await run('curl', ['-sS', '--cacert', server.certFile, '-w', '\n%{http_code}', `https://127.0.0.1:${port}/health`]);
+      const lines = stdout.trimEnd().split('\n');
+      return { status: Number(lines.pop()), body: lines.join('\n') };
+    };
+
+    // Hit before the instances listen: every instance refuses, and nginx marks each one failed.
+    for (let i = 0; i < 5; i++) expect((await get()).status).toBe(502);
+
+    // The instances come up (stand-ins: what matters here is nginx's view of the upstream).
+    for (const [name, listenPort] of [['a', a], ['b', b]] as const) {
+      const upstream = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ instance: name })));
+      await new Promise<void>((resolve) => upstream.listen(listenPort, '127.0.0.1', resolve));
+      upstreams.push(upstream);
+    }
+    const listening = Date.now();
+    let first: number | undefined;
+    while (first === undefined && Date.now() - listening < 12_000) {
+      if ((await get()).status === 200) first = Date.now() - listening;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    console.log(`deploy/nginx: first 200 ${first} ms after the instances listened`);
+    expect(first).toBeDefined();
+    expect(first!).toBeLessThan(3_500);
+
+    // And both serve again, not only the first one retried.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const served = new Set<string>();
+    for (let i = 0; i < 8; i++) {
+      const answer = await get();
+      expect(answer.status).toBe(200);
+      served.add(JSON.parse(answer.body).instance);
+    }
+    expect([...served].sort()).toEqual(['a', 'b']);
+  }, 60_000);
 });

@@ -34,8 +34,10 @@ curl -s -X POST ${base}/api/auth/token \\
 Send \`Authorization: Bearer <access_token>\` and the same \`X-SSL-Client-Cert\` with every call. Tokens
 live 30 minutes: renew them shortly before. The compatible family takes its token from
 \`POST /oauth/token\` (RFC 6749 form, \`grant_type=client_credentials\`); both endpoints are described at
-\`/.well-known/oauth-authorization-server\`. In **try it** below, choose the \`bearer\` scheme and paste the
-token, and fill the \`x-ssl-client-cert\` header.
+\`/.well-known/oauth-authorization-server\`. To **try it** below: **Authorize** with the \`bearer\` scheme
+(paste the token; admin and sandbox routes take \`ADMIN_TOKEN\` in \`admin\`), then **Execute** on any
+operation. The browser sends no client certificate: the sandbox accepts that, production
+(\`REQUIRE_CERTIFICATE_BOUND_TOKENS\`) refuses it, so there use curl or the SDK with the certificate.
 
 ### 2. Receive webhooks
 

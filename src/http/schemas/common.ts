@@ -10,6 +10,12 @@ export const AmountOrZero = (options: { description?: string } = {}) =>
 
 export const Percent = Type.Number({ format: 'money', minimum: 0, maximum: 100, description: 'percent, 10 means 10%' });
 
+/**
+ * A BRL amount in an answer: a JSON number with at most 2 decimals (format \`money\`, which the suite's
+ * response check verifies); balances and differences may be zero or negative.
+ */
+export const Brl = (options: { description?: string } = {}) => Type.Number({ format: 'money', ...options });
+
 export const IsoDateTime = Type.String({ format: 'date-time' });
 
 export const ShortError = Type.Object(

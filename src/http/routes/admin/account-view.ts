@@ -1,27 +1,28 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { percentFromBasisPoints, toBrlNumber, type Cents } from '../../../domain/money.ts';
 import type { AccountRow } from '../../../db/repos/accounts.repo.ts';
+import { Brl } from '../../schemas/common.ts';
 
 const brl = (c: Cents) => toBrlNumber(c);
 const percent = percentFromBasisPoints;
 
-export const Limits = Type.Object({ perTransaction: Type.Number(), daily: Type.Number(), nightly: Type.Number() });
-const Fee = Type.Object({ fixed: Type.Number(), percent: Type.Number() });
+export const Limits = Type.Object({ perTransaction: Brl(), daily: Brl(), nightly: Brl() });
+const Fee = Type.Object({ fixed: Brl(), percent: Type.Number({ format: 'money', description: 'percent, 10 means 10%' }) });
 export const Fees = Type.Object({ cashIn: Fee, cashOut: Fee });
 
 export const AccountCreated = Type.Object({
   id: Type.Number(),
   name: Type.String(),
-  document: Type.String(),
+  document: Type.String({ format: 'document' }),
   type: Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('COMPANY')]),
-  pixKey: Type.String(),
+  pixKey: Type.String({ format: 'dict-key' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
 export const AccountDetails = Type.Composite([
   AccountCreated,
   Type.Object({
-    balance: Type.Object({ available: Type.Number(), blocked: Type.Number() }),
+    balance: Type.Object({ available: Brl(), blocked: Brl() }),
     limits: Limits,
     fees: Fees,
     splitFrequency: Type.String(),

@@ -21,7 +21,7 @@ export const createCredentialsRoute: RouteModule = (app, c) =>
           }),
         ),
         response: {
-          201: Type.Object({ clientId: Type.String(), clientSecret: Type.String(), scopes: Type.Array(Type.String()) }),
+          201: Type.Object({ clientId: Type.String({ format: 'uuid-v4' }), clientSecret: Type.String(), scopes: Type.Array(Type.String()) }),
         },
       },
     },

@@ -3,7 +3,7 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import type { LedgerCheck } from '../../../ledger/ledger.ts';
 import type { RouteModule } from '../../app-types.ts';
 
-const Brl = Type.Number({ description: 'BRL, 2 decimals' });
+const Brl = Type.Number({ format: 'money', description: 'BRL, 2 decimals' });
 const Findings = <T extends ReturnType<typeof Type.Object>>(item: T) =>
   Type.Object({ count: Type.Integer({ description: 'How many there are (items lists at most 100)' }), items: Type.Array(item) });
 

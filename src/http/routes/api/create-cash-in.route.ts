@@ -34,7 +34,7 @@ const Body = Type.Object({
 });
 
 const Created = Type.Object({
-  transactionId: Type.String(),
+  transactionId: Type.String({ format: 'uuid-v4' }),
   correlationId: Type.String({ format: 'uuid' }),
   externalId: Type.String(),
   status: Type.Literal('PENDING'),

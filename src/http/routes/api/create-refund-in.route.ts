@@ -3,7 +3,7 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { Amount, ScenarioHeaders } from '../../schemas/common.ts';
+import { Amount, Brl, ScenarioHeaders } from '../../schemas/common.ts';
 
 const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
@@ -18,7 +18,7 @@ const RefundIn = Type.Object({
   transactionId: Type.String({ format: 'uuid' }),
   externalId: Type.String(),
   status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')]),
-  refundValue: Type.Number(),
+  refundValue: Brl(),
   providerTransactionId: Type.String({ description: 'correlates the webhooks (the refund end-to-end id, D...)' }),
   generateTime: Type.String({ format: 'date-time' }),
 });

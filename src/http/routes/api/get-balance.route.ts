@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { cents, toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Brl } from '../../schemas/common.ts';
 
 const Balance = Type.Object({
-  grossBalance: Type.Number({ description: 'available + blocked, BRL' }),
-  blockedBalance: Type.Number({ description: 'reserved for operations in processing, BRL' }),
-  netBalance: Type.Number({ description: 'usable now, BRL (already net of blocked)' }),
+  grossBalance: Brl({ description: 'available + blocked, BRL' }),
+  blockedBalance: Brl({ description: 'reserved for operations in processing, BRL' }),
+  netBalance: Brl({ description: 'usable now, BRL (already net of blocked)' }),
   consultedAt: Type.String({ format: 'date-time' }),
 });
 

@@ -5,6 +5,7 @@ import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../../db/schema.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Brl } from '../../schemas/common.ts';
 
 const S = Type.String();
 const N = Type.Union([Type.String(), Type.Null()]);
@@ -15,9 +16,9 @@ const TransactionPoll = Type.Object({
   externalId: N,
   type: Type.Union(['PAYMENT', 'REFUND_IN', 'REFUND_OUT', 'WITHDRAW', 'TRANSFER'].map((v) => Type.Literal(v))),
   status: Type.Union(['PENDING', 'CONFIRMED', 'ERROR'].map((v) => Type.Literal(v))),
-  originalAmount: Type.Number(),
-  feeAmount: Type.Number(),
-  finalAmount: Type.Number(),
+  originalAmount: Brl(),
+  feeAmount: Brl(),
+  finalAmount: Brl(),
   e2eId: N,
   counterpartName: N,
   counterpartDocument: Type.Union([Type.String({ description: 'masked' }), Type.Null()]),

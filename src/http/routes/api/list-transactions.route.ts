@@ -4,6 +4,7 @@ import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Brl } from '../../schemas/common.ts';
 
 const STATUS_LABEL = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' } as const;
 const OPERATION_LABEL = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' } as const;
@@ -11,14 +12,14 @@ const OPERATION_LABEL = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Re
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 const TransactionItem = Type.Object({
-  transactionId: Type.String(),
+  transactionId: Type.String({ format: 'uuid-v4' }),
   externalId: Nullable(Type.String()),
   status: Type.String({ description: 'Pendente, Confirmado or Error' }),
   operationType: Type.String({ description: 'Pix in, Pix out, Refund in or Refund out' }),
   movementType: Type.String({ description: 'CREDIT or DEBIT' }),
-  originalAmount: Type.Number(),
-  feeAmount: Type.Number(),
-  finalAmount: Type.Number(),
+  originalAmount: Brl(),
+  feeAmount: Brl(),
+  finalAmount: Brl(),
   endToEndId: Nullable(Type.String()),
   createdAt: Type.String(),
   processedAt: Nullable(Type.String()),

@@ -2,13 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
-import { Document, SandboxScenarioHeader } from '../../schemas/common.ts';
+import { Brl, Document, SandboxScenarioHeader } from '../../schemas/common.ts';
 
 export const DictTransfer = Type.Object({
   endToEndId: Type.String({ description: 'provisionally the idempotency key; the real one arrives with settlement' }),
   eventDate: Type.String({ format: 'date-time' }),
   id: Type.Number(),
-  payment: Type.Object({ amount: Type.Number(), currency: Type.String() }),
+  payment: Type.Object({ amount: Brl(), currency: Type.String() }),
   type: Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED'), Type.Literal('ERROR')]),
   errorCode: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   errorMessage: Type.Optional(Type.Union([Type.String(), Type.Null()])),

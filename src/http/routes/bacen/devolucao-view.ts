@@ -13,7 +13,7 @@ export const Devolucao = Type.Object(
   {
     id: Type.String(),
     rtrId: Type.String(),
-    valor: Type.String(),
+    valor: Type.String({ format: 'decimal-amount' }),
     natureza: Type.Union([Type.Literal('ORIGINAL'), Type.Literal('RETIRADA'), Type.Literal('MED_OPERACIONAL'), Type.Literal('MED_FRAUDE')]),
     descricao: Type.Optional(Type.String()),
     horario: Type.Object({ solicitacao: Type.String(), liquidacao: Type.Optional(Type.String()) }),

@@ -2,15 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { Brl } from '../../schemas/common.ts';
 
 const Balances = Type.Object({
   data: Type.Array(
     Type.Object({
       eventDate: Type.String({ format: 'date-time' }),
       balanceAmount: Type.Object({
-        available: Type.Number({ description: 'usable now, already net of blocked' }),
-        blocked: Type.Number({ description: 'reserved for operations in processing' }),
-        overdraft: Type.Number({ description: 'always 0 (not offered)' }),
+        available: Brl({ description: 'usable now, already net of blocked' }),
+        blocked: Brl({ description: 'reserved for operations in processing' }),
+        overdraft: Brl({ description: 'always 0 (not offered)' }),
       }),
     }),
   ),

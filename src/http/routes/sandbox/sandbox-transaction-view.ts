@@ -2,17 +2,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
+import { Brl } from '../../schemas/common.ts';
 
 export const SandboxTransaction = Type.Object({
   id: Type.Number(),
-  transactionId: Type.String(),
+  transactionId: Type.String({ format: 'uuid-v4' }),
   externalId: Type.Union([Type.String(), Type.Null()]),
   type: Type.String(),
   status: Type.String(),
   movementType: Type.String(),
-  originalAmount: Type.Number(),
-  feeAmount: Type.Number(),
-  finalAmount: Type.Number(),
+  originalAmount: Brl(),
+  feeAmount: Brl(),
+  finalAmount: Brl(),
   endToEndId: Type.Union([Type.String(), Type.Null()]),
   counterpart: Type.Any(),
   createdAt: Type.String(),
