@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { providerEnv } from '../provider-env.ts';
 
 const run = promisify(execFile);
 // Inside the project, so the compiled files resolve its node_modules as dist/ does.
@@ -48,6 +49,8 @@ describe('production start (npm run build, npm run start:prod)', () => {
         ADMIN_TOKEN: 'prod-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1x',
         DATA_DIR: 'memory://',
         PORT: '0',
+        // Production needs its provider (nothing listens there: this test makes no payment).
+        ...providerEnv(),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
