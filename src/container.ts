@@ -10,7 +10,7 @@ import { createMetrics, observeRuntime } from './metrics.ts';
 import type { PixNetwork } from './network/pix-network.ts';
 import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
-import { createProviderNetwork } from './network/provider/provider-network.ts';
+import { createProviderNetwork, readProviderTls } from './network/provider/provider-network.ts';
 import { createSuspenseService } from './services/suspense/suspense.service.ts';
 import { createNetworkReceipts } from './services/network-receipts.ts';
 import { createNetworkStatus } from './services/network-status.ts';
@@ -76,6 +76,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
       redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', '*.clientSecret', '*.client_secret'], censor: '[redacted]' },
     });
   const clock: Clock = options.clock ?? (config.mode === 'sandbox' ? new AdjustableClock({}) : systemClock);
+  // The provider's client certificate first: a file that cannot be read stops the start at once.
+  const providerTls = config.provider ? readProviderTls(config.provider) : undefined;
   const sandboxClock = clock instanceof AdjustableClock ? clock : undefined;
   const database =
     options.database ??
@@ -109,8 +111,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
         })
       : undefined;
   const providerNetwork =
-    config.pixNetwork === 'provider' && config.provider
-      ? createProviderNetwork({ db, clock, scheduler, config: config.provider, publicUrl: config.publicUrl, logger })
+    config.pixNetwork === 'provider' && config.provider && providerTls
+      ? createProviderNetwork({ db, clock, scheduler, config: config.provider, tls: providerTls, publicUrl: config.publicUrl, logger })
       : undefined;
   const builtNetwork: PixNetwork | undefined = sandboxNetwork ?? providerNetwork;
   if (!builtNetwork) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);

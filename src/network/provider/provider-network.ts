@@ -73,6 +73,18 @@ function readPem(file: string, variable: string): string {
   }
 }
 
+export interface ProviderTls {
+  cert: string;
+  key: string;
+  ca?: string;
+}
+
+/** The client certificate, its key and the optional CA, read at start (before anything else): a file that cannot be read names its variable. */
+export function readProviderTls(config: ProviderConfig): ProviderTls {
+  const ca = config.caFile ? readPem(config.caFile, 'PROVIDER_CA_FILE') : undefined;
+  return { cert: readPem(config.certFile, 'PROVIDER_CERT_FILE'), key: readPem(config.keyFile, 'PROVIDER_KEY_FILE'), ...(ca ? { ca } : {}) };
+}
+
 /**
  * The provider adapter: this service's customers' money moves through one account at an upstream
  * PIX provider whose API is the interface this service itself implements (a pooled account). Our
@@ -86,6 +98,7 @@ export function createProviderNetwork(deps: {
   clock: Clock;
   scheduler: Scheduler;
   config: ProviderConfig;
+  tls: ProviderTls;
   publicUrl: string;
   logger: Logger;
   /** Tests: a faster circuit or retries. */
@@ -93,16 +106,13 @@ export function createProviderNetwork(deps: {
 }) {
   const limits = { ...PROVIDER_LIMITS, ...deps.limits };
   const logger = deps.logger.child({ component: 'provider' });
-  const cert = readPem(deps.config.certFile, 'PROVIDER_CERT_FILE');
-  const key = readPem(deps.config.keyFile, 'PROVIDER_KEY_FILE');
-  const ca = deps.config.caFile ? readPem(deps.config.caFile, 'PROVIDER_CA_FILE') : undefined;
-  const http = createProviderHttp({ baseUrl: deps.config.url, tls: { cert, key, ...(ca ? { ca } : {}) }, timeoutMs: limits.timeoutMs });
+  const http = createProviderHttp({ baseUrl: deps.config.url, tls: deps.tls, timeoutMs: limits.timeoutMs });
   const breaker = createCircuitBreaker(limits.circuit);
   const api = createProviderApi({
     http,
     breaker,
     credentials: { clientId: deps.config.clientId, clientSecret: deps.config.clientSecret },
-    certHeader: deps.config.certHeader ? encodeURIComponent(cert) : undefined,
+    certHeader: deps.config.certHeader ? encodeURIComponent(deps.tls.cert) : undefined,
     retry: limits.retry,
     logger,
   });
