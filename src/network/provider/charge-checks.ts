@@ -14,15 +14,21 @@ import type { TransactionPoll } from './types.ts';
 /** The step that asks the provider about a charge no notice has finished (reconciliation of charges). */
 export const CHARGE_CHECK = 'provider.charge_check';
 
-type Payload = { reference: string };
+/** `n`: how many times this charge was asked about already (the wait doubles each time). */
+type Payload = { reference: string; n?: number };
 type Answer = { next: Date | null; finished: boolean };
+
+/** The longest wait between two questions about one open charge. */
+const MAX_INTERVAL_MS = 3_600_000;
 
 /**
  * Charge reconciliation: PROVIDER_RECONCILE_AFTER_S after a charge is registered, and again as long
  * as it stays open, the provider is asked (`GET /api/pix/transaction/{externalId}`, outside any
  * transaction). Paid: credited through the sink exactly as its notice would be (or held in suspense
  * when the charge can no longer take it); ended at the provider: nothing more to ask (our own expiry
- * ends our charge); still waiting: asked again later. A notice that arrived first leaves nothing to do.
+ * ends our charge); still waiting: asked again, each wait twice the last (at most an hour), and once
+ just after the charge expires (a payment made at the last moment whose notice was lost). A notice
+ that arrived first leaves nothing to do.
  */
 export function registerChargeChecks(deps: {
   db: Kysely<DB>;
@@ -34,11 +40,13 @@ export function registerChargeChecks(deps: {
   checkAfterMs: number;
   logger: Logger;
 }) {
-  async function checkOne(reference: string): Promise<Answer> {
+  async function checkOne(reference: string, asked: number): Promise<Answer> {
     const now = deps.clock.now();
-    const later = new Date(now.getTime() + deps.checkAfterMs);
     const row = await deps.book.get(reference);
     if (!row || row.finished_at) return { next: null, finished: false };
+    const wait = Math.min(MAX_INTERVAL_MS, deps.checkAfterMs * 2 ** Math.min(asked, 20));
+    const afterExpiry = row.expires_at.getTime() + deps.checkAfterMs;
+    const later = new Date(now.getTime() < afterExpiry ? Math.min(now.getTime() + wait, afterExpiry) : now.getTime() + wait);
     let answer;
     try {
       answer = await deps.api.call('GET', `/api/pix/transaction/${encodeURIComponent(reference)}`);
@@ -79,7 +87,7 @@ export function registerChargeChecks(deps: {
       const answers: Answer[] = [];
       for (const job of jobs) {
         try {
-          answers.push(await checkOne(job.payload.reference));
+          answers.push(await checkOne(job.payload.reference, job.payload.n ?? 0));
         } catch (error) {
           // One charge's trouble (a charge not stored yet, the database) does not hold back the others.
           deps.logger.warn({ err: error, reference: job.payload.reference }, 'charge check failed; asking again soon');
@@ -93,7 +101,7 @@ export function registerChargeChecks(deps: {
       await deps.scheduler.scheduleMany(
         trx,
         CHARGE_CHECK,
-        done.filter((d) => d.answer.next !== null).map((d) => ({ runAt: d.answer.next!, payload: { reference: d.job.payload.reference } })),
+        done.filter((d) => d.answer.next !== null).map((d) => ({ runAt: d.answer.next!, payload: { reference: d.job.payload.reference, n: (d.job.payload.n ?? 0) + 1 } })),
       );
     },
   });

@@ -111,6 +111,9 @@ export function registerDailyStatementCheck(deps: { db: Kysely<DB>; clock: Clock
       return jobs.map(() => result);
     },
     async record(trx, done) {
+      // One chain of checks: two instances started together may each have scheduled one.
+      const other = await trx.selectFrom('jobs').select('id').where('kind', '=', STATEMENT_CHECK).where('status', '=', 'pending').executeTakeFirst();
+      if (other) return;
       // A check the provider could not answer is tried again within the hour.
       const next = done.some((d) => d.answer.error !== null) ? HOUR_MS : DAY_MS;
       await deps.scheduler.schedule(trx, STATEMENT_CHECK, new Date(deps.clock.now().getTime() + next), {});

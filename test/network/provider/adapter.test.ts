@@ -139,12 +139,19 @@ describe('provider adapter: charges', () => {
     });
     await h.advance(60);
     expect((await tx(charge.transactionId)).status).toBe('PENDING'); // still waiting at the provider: asked again later
+    const next = await h.c.db.selectFrom('jobs').select(['run_at', 'payload']).where('kind', '=', 'provider.charge_check').execute();
+    const mine = next.find((j) => (j.payload as { reference: string }).reference === charge.transactionId)!;
+    expect(mine.payload).toEqual({ reference: charge.transactionId, n: 1 });
+    expect(mine.run_at.getTime() - h.clock.now().getTime()).toBe(60_000);
     const paidE2e = e2e();
     fake.transactions.set(charge.transactionId, { ...fake.transactions.get(charge.transactionId), status: 'CONFIRMED', e2eId: paidE2e, counterpartName: 'João', counterpartDocument: '***.111.222-**', counterpartAccountIspb: '60746948' });
     await h.advance(60);
     expect(await tx(charge.transactionId)).toMatchObject({ status: 'CONFIRMED', end_to_end_id: paidE2e });
     expect(await h.balance(account.id)).toEqual({ available: 18, blocked: 0 });
     expect(fake.requests.filter((r) => r.path === `/api/pix/transaction/${charge.transactionId}`)).toHaveLength(2);
+    // Paid: nothing more is asked about it.
+    const left = await h.c.db.selectFrom('jobs').select('payload').where('kind', '=', 'provider.charge_check').execute();
+    expect(left.filter((j) => (j.payload as { reference: string }).reference === charge.transactionId)).toEqual([]);
     const status = (await h.admin('GET', '/admin/network/status')).json();
     expect(status.provider.lastReconciliation).toMatchObject({ kind: 'charges', asked: 1, finished: 1 });
   });
