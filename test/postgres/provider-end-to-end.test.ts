@@ -123,6 +123,29 @@ describe('A in production mode, with B as its PIX provider', { timeout: 120_000 
     await expectBooksAgree(w, { customers: holds });
   });
 
+  it("a MED opened at B against the charge's payment reaches the customer's PIX at A, and its approval returns the money on both sides", async () => {
+    const paid = await txOfA(chargeId);
+    const opened = await call(w.b.url, 'POST', '/sandbox/med', { accountId: w.pool.id, endToEndId: paid.body.e2eId, cause: 'SCAM', description: 'Golpe relatado' }, asAdmin);
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const med = await waitFor('the MED at A', async () => {
+      const list = await customer.api('GET', '/api/med');
+      return list.body.data.length === 1 && list.body.data[0];
+    });
+    expect(med).toMatchObject({ endToEnd: paid.body.e2eId, status: 'OPEN', cause: 'SCAM', isReconciled: true });
+    // Both sides block what is there of the disputed PIX: everything the customer (the pool) holds.
+    expect(await customer.api('GET', '/api/balance').then((b) => b.body)).toMatchObject({ blockedBalance: holds / 100, netBalance: 0 });
+    await expectBooksAgree(w, { customers: holds });
+    expect((await call(w.b.url, 'POST', `/sandbox/med/${opened.body.id}/transition`, { accountId: w.pool.id, to: 'RECEIVED' }, asAdmin)).status).toBe(200);
+    expect((await call(w.b.url, 'POST', `/sandbox/med/${opened.body.id}/transition`, { accountId: w.pool.id, to: 'ANALYZED', analysisResult: 'APPROVED' }, asAdmin)).status).toBe(200);
+    const decided = await waitFor('the MED decided at A', async () => {
+      const list = await customer.api('GET', '/api/med');
+      return list.body.data[0].status === 'ANALYZED' && list.body.data[0];
+    });
+    expect(decided).toMatchObject({ analysisResult: 'APPROVED' });
+    holds = 0;
+    await expectBooksAgree(w, { customers: holds });
+  });
+
   it('money sent straight to the pooled key waits in suspense until an operator assigns it', async () => {
     const deposit = await call(w.b.url, 'POST', '/sandbox/deposits', { accountId: w.pool.id, amount: 7 }, asAdmin);
     expect(deposit.status).toBe(201);
