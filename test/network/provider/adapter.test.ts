@@ -256,6 +256,11 @@ describe('provider adapter: payouts, returns and MED', () => {
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
     expect(await h.c.db.selectFrom('provider_notices').select('webhook_id').where('webhook_id', '=', 'msg_forged').execute()).toEqual([]);
+    // Said at warn (a wrong secret must be seen), but not once per forged request.
+    const again = await h.app.inject({ method: 'POST', url: '/network/provider/webhooks', headers: { 'content-type': 'application/json' }, payload: body });
+    expect(again.statusCode).toBe(401);
+    const warned = h.logLines.filter((l) => l.includes('provider notice refused') && JSON.parse(l).level === 40);
+    expect(warned).toHaveLength(1);
     const unknown = await notice({ event: 'SomethingNew' }, 'msg_unknown');
     expect(unknown.statusCode).toBe(200);
     expect((await h.c.db.selectFrom('provider_notices').select('outcome').where('webhook_id', '=', 'msg_unknown').executeTakeFirstOrThrow()).outcome).toMatch(/ignored: unknown event/);

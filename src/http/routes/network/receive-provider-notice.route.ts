@@ -15,7 +15,10 @@ const Answer = Type.Object({
  * A bad signature or a timestamp more than 5 minutes away answers 401 and changes nothing; a notice
  * received again answers 200 `duplicate: true` and changes nothing.
  */
-export const receiveProviderNoticeRoute: RouteModule = (app, c) =>
+export const receiveProviderNoticeRoute: RouteModule = (app, c) => {
+  // A refused notice is said at warn at most once a minute (a wrong PROVIDER_WEBHOOK_SECRET must be
+  // seen; a flood of forged requests must not flood the log), the others at debug.
+  let lastWarnAt = 0;
   app.post(
     NOTICE_PATH,
     {
@@ -41,7 +44,9 @@ export const receiveProviderNoticeRoute: RouteModule = (app, c) =>
         return { received: true, duplicate: answer.duplicate };
       } catch (error) {
         if (error instanceof NoticeRefused) {
-          request.log.warn({ reason: error.message, webhookId: request.headers['webhook-id'] }, 'provider notice refused');
+          const loud = Date.now() - lastWarnAt > 60_000;
+          if (loud) lastWarnAt = Date.now();
+          request.log[loud ? 'warn' : 'debug']({ reason: error.message, webhookId: request.headers['webhook-id'] }, 'provider notice refused: signature or timestamp not valid (check PROVIDER_WEBHOOK_SECRET and the clocks)');
           throw new DomainError('UNAUTHORIZED', undefined, `The notice signature or timestamp is not valid: ${error.message}`);
         }
         if (error instanceof NoticeUnreadable) throw new ValidationError([error.message]);
@@ -49,3 +54,4 @@ export const receiveProviderNoticeRoute: RouteModule = (app, c) =>
       }
     },
   );
+};
