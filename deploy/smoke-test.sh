@@ -9,9 +9,18 @@ cd "$(dirname "$0")"
 work=$(mktemp -d)
 env_file="$work/.env"
 printf 'POSTGRES_PASSWORD=%s\nADMIN_TOKEN=%s\n' "$(openssl rand -hex 24)" "$(openssl rand -base64 32)" >"$env_file"
+# Production needs its provider; nothing listens at this one (the smoke test makes no payment), so its
+# notices and payouts simply wait, and the instances start.
+printf 'PUBLIC_URL=%s\nPROVIDER_URL=%s\nPROVIDER_CLIENT_ID=%s\nPROVIDER_CLIENT_SECRET=%s\nPROVIDER_WEBHOOK_SECRET=whsec_%s\n' \
+  https://localhost:8443 https://provider.invalid smoke-client "$(openssl rand -hex 16)" "$(openssl rand -base64 32)" >>"$env_file"
 # shellcheck disable=SC1090
 . "$env_file"
 if [ ! -f certs/server-cert.pem ]; then ./make-dev-certs.sh; fi
+if [ ! -f provider/client-cert.pem ]; then
+  mkdir -p provider
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=smoke-provider-client \
+    -keyout provider/client-key.pem -out provider/client-cert.pem 2>/dev/null
+fi
 
 compose() { docker compose -p pix-smoke -f compose.yaml --env-file "$env_file" "$@"; }
 cleanup() {

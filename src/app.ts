@@ -14,6 +14,7 @@ import { requiredScopeOf } from './http/plugins/account-auth.ts';
 import { requireSandboxCaller } from './http/plugins/sandbox-actor.ts';
 import { adminRoutes } from './http/routes/admin/index.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
+import { networkRoutes } from './http/routes/network/index.ts';
 import { bacenRoutes } from './http/routes/bacen/index.ts';
 import { oauthRoutes } from './http/routes/oauth/index.ts';
 import { sandboxRoutes } from './http/routes/sandbox/index.ts';
@@ -127,6 +128,13 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   await family('short', bacenRoutes);
   await family('oauth', oauthRoutes, undefined, { security: [{ clientBasic: [] }, {}], authStatuses: [401] });
   await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401, 429] });
+  if (c.providerNetwork) {
+    // The provider's notices: the body is kept as the exact text received, which the signature covers.
+    await family('short', networkRoutes, (s) => {
+      s.removeAllContentTypeParsers();
+      s.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    });
+  }
   if (c.config.mode === 'sandbox') {
     await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
   }

@@ -41,6 +41,29 @@ export interface Config {
    * scheduler. Default: 1 on PGlite (one process only may open it), the number of cores on PostgreSQL.
    */
   readonly workers: number;
+  /** PIX_NETWORK: the simulator (sandbox mode) or an upstream provider (production mode). */
+  readonly pixNetwork: 'sandbox' | 'provider';
+  /** The upstream provider's connection (PROVIDER_*), set exactly when `pixNetwork` is `provider`. */
+  readonly provider: ProviderConfig | undefined;
+}
+
+/** How this service reaches its upstream PIX provider (issue 13; docs/decisions.md "Provider adapter"). */
+export interface ProviderConfig {
+  /** PROVIDER_URL without a trailing slash: https://, or http:// on loopback only. */
+  readonly url: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The client certificate the provider registered, and its key (PEM files, read at start). */
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** PROVIDER_CA_FILE: a private CA that signed the provider's server certificate (optional). */
+  readonly caFile: string | undefined;
+  /** PROVIDER_CERT_HEADER: also send the certificate URL-encoded in X-SSL-Client-Cert (a provider behind a TLS proxy). */
+  readonly certHeader: boolean;
+  /** PROVIDER_WEBHOOK_SECRET: the `whsec_` key that signs the provider's notices. */
+  readonly webhookSecret: string;
+  /** PROVIDER_RECONCILE_AFTER_S: how long a payout or charge waits for a notice before the provider is asked. */
+  readonly reconcileAfterS: number;
 }
 
 export interface TlsConfig {
@@ -140,6 +163,11 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   const tls = tlsConfig(env);
+  const pixNetwork = pixNetworkOf(env, mode);
+  const provider = pixNetwork === 'provider' ? providerConfig(env) : undefined;
+  if (provider && (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '')) {
+    throw new ConfigError('PUBLIC_URL', 'is required with PIX_NETWORK=provider: the provider sends its notices to PUBLIC_URL/network/provider/webhooks');
+  }
   return Object.freeze({
     port,
     host,
@@ -163,6 +191,69 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: trustedProxies(env, mode, tls),
     clientSecretHashKey: clientSecretHashKey(env),
     workers: workers(env, databaseUrl),
+    pixNetwork,
+    provider,
+  });
+}
+
+/**
+ * PIX_NETWORK: `sandbox` (the simulator; the default, and the only choice, in sandbox mode, whose
+ * routes drive it) or `provider` (production's only choice: real money moves through the provider).
+ */
+function pixNetworkOf(env: Env, mode: 'sandbox' | 'production'): 'sandbox' | 'provider' {
+  const raw = env.PIX_NETWORK || (mode === 'sandbox' ? 'sandbox' : undefined);
+  if (raw === undefined) {
+    throw new ConfigError(
+      'PIX_NETWORK',
+      'is required in production mode: set PIX_NETWORK=provider and PROVIDER_URL, PROVIDER_CLIENT_ID, PROVIDER_CLIENT_SECRET, PROVIDER_CERT_FILE, PROVIDER_KEY_FILE, PROVIDER_WEBHOOK_SECRET and PUBLIC_URL (README, "Production in front of a PIX provider"); without a provider no PIX can leave or enter',
+    );
+  }
+  if (raw !== 'sandbox' && raw !== 'provider') throw new ConfigError('PIX_NETWORK', `must be "sandbox" or "provider", got "${raw}"`);
+  if (raw === 'sandbox' && mode === 'production') {
+    throw new ConfigError('PIX_NETWORK', 'cannot be "sandbox" in production mode: the simulator moves no real money; use PIX_NETWORK=provider');
+  }
+  if (raw === 'provider' && mode === 'sandbox') {
+    throw new ConfigError('PIX_NETWORK', 'can be "provider" only in production mode (MODE=production): sandbox mode\'s routes drive the simulator');
+  }
+  return raw;
+}
+
+const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i;
+
+/** The PROVIDER_* variables; each bad or missing value names its variable. */
+function providerConfig(env: Env): ProviderConfig {
+  const required = (name: string): string => {
+    const value = env[name];
+    if (value === undefined || value.trim() === '') throw new ConfigError(name, 'is required with PIX_NETWORK=provider');
+    return value.trim();
+  };
+  const raw = required('PROVIDER_URL');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PROVIDER_URL', `must be an absolute https:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname))) {
+    throw new ConfigError('PROVIDER_URL', 'must use https:// (http:// is accepted only on a loopback address, for tests)');
+  }
+  if (url.search || url.hash || url.username || url.password) throw new ConfigError('PROVIDER_URL', 'must not carry credentials, a query or a fragment');
+  const clientSecret = required('PROVIDER_CLIENT_SECRET');
+  if (clientSecret.length < 8 || clientSecret.length > 64) throw new ConfigError('PROVIDER_CLIENT_SECRET', 'must have 8 to 64 characters (the provider\'s rule)');
+  const webhookSecret = required('PROVIDER_WEBHOOK_SECRET');
+  if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret) || Buffer.from(webhookSecret.slice(6), 'base64').length < 16) {
+    throw new ConfigError('PROVIDER_WEBHOOK_SECRET', 'must be the provider\'s Standard Webhooks secret: "whsec_" followed by base64 of at least 16 bytes');
+  }
+  return Object.freeze({
+    url: `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
+    clientId: required('PROVIDER_CLIENT_ID'),
+    clientSecret,
+    certFile: required('PROVIDER_CERT_FILE'),
+    keyFile: required('PROVIDER_KEY_FILE'),
+    caFile: env.PROVIDER_CA_FILE || undefined,
+    certHeader: boolean(env, 'PROVIDER_CERT_HEADER', false),
+    webhookSecret,
+    reconcileAfterS: integer(env, 'PROVIDER_RECONCILE_AFTER_S', 60, 1, 86_400),
   });
 }
 

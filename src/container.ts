@@ -10,7 +10,10 @@ import { createMetrics, observeRuntime } from './metrics.ts';
 import type { PixNetwork } from './network/pix-network.ts';
 import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
-import { unconfiguredNetwork } from './network/unconfigured-network.ts';
+import { createProviderNetwork, readProviderTls } from './network/provider/provider-network.ts';
+import { createSuspenseService } from './services/suspense/suspense.service.ts';
+import { createNetworkReceipts } from './services/network-receipts.ts';
+import { createNetworkStatus } from './services/network-status.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
 import { createCredentialService } from './services/auth/credential.service.ts';
@@ -73,6 +76,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
       redact: { paths: ['req.headers.authorization', 'req.headers["x-ssl-client-cert"]', '*.clientSecret', '*.client_secret'], censor: '[redacted]' },
     });
   const clock: Clock = options.clock ?? (config.mode === 'sandbox' ? new AdjustableClock({}) : systemClock);
+  // The provider's client certificate first: a file that cannot be read stops the start at once.
+  const providerTls = config.provider ? readProviderTls(config.provider) : undefined;
   const sandboxClock = clock instanceof AdjustableClock ? clock : undefined;
   const database =
     options.database ??
@@ -93,8 +98,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const ledger = createLedger({ clock });
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
-  // The PIX network: the sandbox simulator, or production's unconfigured network (no provider in
-  // this codebase: off-us payments are refused). The sandbox routes drive the simulator itself.
+  // The PIX network (PIX_NETWORK): the sandbox simulator, whose routes drive it, or the upstream
+  // provider of production (src/network/provider/: a pooled account at a provider).
   const sandboxNetwork =
     config.mode === 'sandbox'
       ? createSandboxNetwork({
@@ -105,7 +110,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
           minChargeExpirationSeconds: config.sandboxMinExpirationS,
         })
       : undefined;
-  const builtNetwork: PixNetwork = sandboxNetwork ?? unconfiguredNetwork;
+  const providerNetwork =
+    config.pixNetwork === 'provider' && config.provider && providerTls
+      ? createProviderNetwork({ db, clock, scheduler, config: config.provider, tls: providerTls, publicUrl: config.publicUrl, logger })
+      : undefined;
+  const builtNetwork: PixNetwork | undefined = sandboxNetwork ?? providerNetwork;
+  if (!builtNetwork) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
   const network = options.wrapNetwork ? options.wrapNetwork(builtNetwork) : builtNetwork;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const accounts = createAccountService({ db, clock });
@@ -166,6 +176,25 @@ export async function createContainer(config: Config, options: ContainerOptions 
       ...meds.sink({ requireReconciled: true }),
     });
   }
+  // Money on the pooled account that names no charge we can credit, until an operator assigns it.
+  const suspense = createSuspenseService({ db, clock, ledger, outbox, network: network.ledgerAccount });
+  if (providerNetwork) {
+    providerNetwork.subscribe({
+      onPaymentOutcome: (reference, outcome) => settlement.onPaymentOutcome(reference, outcome),
+      onChargePaid: (notice) => chargePayments.onChargePaid(notice),
+      onPixReceived: (notice) => deposits.deposit(notice.accountId, notice.amount, notice.payer, notice.endToEndId, network.ledgerAccount),
+      onPayoutReturned: (notice) => payouts.refunds.refund(notice.accountId, notice.payout, notice.amount),
+      ...meds.sink({ requireReconciled: true }),
+      ...createNetworkReceipts({
+        db, logger, suspense,
+        returnPayout: (accountId, reference, amount, endToEndId) => payouts.refunds.refund(accountId, reference, amount, endToEndId),
+        infractions: meds.sink({ requireReconciled: true }),
+      }),
+    });
+    // The webhook registration at the provider and the daily statement check, as jobs.
+    await providerNetwork.onStart();
+  }
+  const networkStatus = createNetworkStatus({ db, network, provider: providerNetwork, suspense });
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
@@ -183,6 +212,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const portalPeople = createPortalPeopleService({ db, clock: systemClock, accounts, audit, rateLimiter, publicBaseUrl: publicBaseUrl(config.publicHost) });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
+    // Stopped after the scheduler (close runs this list backwards): the provider's HTTP client.
+    ...(providerNetwork ? [{ start() {}, stop: () => providerNetwork.close() }] : []),
     scheduler,
     // Stopped after the relay (close runs this list backwards): closes the HTTP client's sockets.
     { start() {}, stop: () => webhookTransport.close() },
@@ -210,6 +241,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
     network,
     /** The simulator itself (sandbox mode only): what the sandbox routes drive. */
     sandboxNetwork,
+    /** The provider adapter itself (PIX_NETWORK=provider): its notice inbox, statement check, health. */
+    providerNetwork,
+    /** Money on the pooled account waiting for an operator to assign it. */
+    suspense,
+    /** GET /admin/network/status. */
+    networkStatus,
     /** Reads X-Sandbox-Scenario (validated in the sandbox, refused in production). */
     scenarios,
     outbox,

@@ -10,8 +10,14 @@ import { migrate } from './db/migrate.ts';
  * long migration out of their start-up and stops a rollout whose migration fails.
  */
 async function main() {
-  // Migrations need no admin token; an unused random one satisfies production's strength rule.
-  const config = loadConfig({ ...process.env, ADMIN_TOKEN: process.env.ADMIN_TOKEN || randomBytes(32).toString('base64url') });
+  // Migrations read only the database settings: an unused random admin token satisfies production's
+  // strength rule, and the PIX network (production's provider) is the instances' to check at start.
+  const config = loadConfig({
+    ...process.env,
+    ADMIN_TOKEN: process.env.ADMIN_TOKEN || randomBytes(32).toString('base64url'),
+    MODE: 'sandbox',
+    PIX_NETWORK: 'sandbox',
+  });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const applied = await migrate(database.db);

@@ -256,6 +256,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/network/statement-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs the statement check now: our books against the provider's GET /api/balance (recorded for operators) */
+        post: operations["runStatementCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/network/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PIX network: adapter, circuit, token expiry, last notice, payouts awaiting an outcome, last reconciliation, statement check, suspense */
+        get: operations["networkStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/network/suspense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Money received on the pooled account that names no charge of ours, waiting for an operator (newest first) */
+        get: operations["listSuspense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/network/suspense/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assigns money held in suspense to an account: a received PIX ("Pix in", cash_in webhook); 409 when already assigned */
+        post: operations["assignSuspense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/operators": {
         parameters: {
             query?: never;
@@ -3254,6 +3322,431 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    runStatementCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        checkedAt: string;
+                        difference: number | null;
+                        error: string | null;
+                        id: number;
+                        ourBalance: number;
+                        payoutsAwaiting: number;
+                        providerBalance: number | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    networkStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        adapter: "sandbox" | "provider";
+                        ledgerAccount: string;
+                        payoutsAwaitingOutcome: {
+                            count: number;
+                            oldestCreatedAt: string | null;
+                        };
+                        provider: {
+                            chargesAwaitingOutcome: number;
+                            circuit: {
+                                consecutiveFailures: number;
+                                lastFailure: string | null;
+                                openedAt: string | null;
+                                retryAt: string | null;
+                                state: "closed" | "open" | "half_open";
+                            };
+                            lastNotice: {
+                                event: string;
+                                outcome: string | null;
+                                /** Format: date-time */
+                                receivedAt: string;
+                                webhookId: string;
+                            } | null;
+                            lastReconciliation: {
+                                [key: string]: unknown;
+                            } | null;
+                            lastStatementCheck: {
+                                /** Format: date-time */
+                                checkedAt: string;
+                                /** @description providerBalance - ourBalance; null when the provider could not be asked */
+                                difference: number | null;
+                                error: string | null;
+                                /** @description what our books say the pooled account holds (BRL) */
+                                ourBalance: number;
+                                payoutsAwaiting: number;
+                                /** @description the pooled account's gross balance at the provider (GET /api/balance) */
+                                providerBalance: number | null;
+                            } | null;
+                            token: {
+                                expiresAt: string | null;
+                                lastError: string | null;
+                                lastRenewedAt: string | null;
+                            };
+                            url: string;
+                            webhooks: {
+                                [key: string]: unknown;
+                            } | null;
+                        } | null;
+                        suspense: {
+                            count: number;
+                            /** @description BRL, 2 decimals */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    listSuspense: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description default: every item */
+                status?: "OPEN" | "ASSIGNED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description BRL */
+                            amount: number;
+                            assignedAccountId: number | null;
+                            assignedAt: string | null;
+                            assignedTransactionId: string | null;
+                            chargeReference: string | null;
+                            endToEndId: string;
+                            id: number;
+                            payer: {
+                                document: string | null;
+                                ispb: string;
+                                name: string;
+                            };
+                            providerTransactionId: string | null;
+                            /** @description no_charge, charge_not_payable, charge_amount_mismatch, charge_never_stored */
+                            reason: string;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            status: "OPEN" | "ASSIGNED";
+                        }[];
+                        page: number;
+                        size: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    assignSuspense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the account to credit */
+                    accountId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description BRL */
+                        amount: number;
+                        assignedAccountId: number | null;
+                        assignedAt: string | null;
+                        assignedTransactionId: string | null;
+                        chargeReference: string | null;
+                        endToEndId: string;
+                        id: number;
+                        payer: {
+                            document: string | null;
+                            ispb: string;
+                            name: string;
+                        };
+                        providerTransactionId: string | null;
+                        /** @description no_charge, charge_not_payable, charge_amount_mismatch, charge_never_stored */
+                        reason: string;
+                        /** Format: date-time */
+                        receivedAt: string;
+                        status: "OPEN" | "ASSIGNED";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Conflicts with the current state (or the idempotency key was used with another body) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

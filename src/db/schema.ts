@@ -7,6 +7,7 @@ import type { PortalTables } from './schema/portal.ts';
 import type { RefundTables } from './schema/refunds.ts';
 import type { WebhookTables } from './schema/webhooks.ts';
 import type { SandboxNetworkTables } from './schema/sandbox-network.ts';
+import type { ProviderNetworkTables } from './schema/provider-network.ts';
 
 /** A timestamp column: written as a Date (always from the Clock), read as a Date. */
 export type Timestamp = ColumnType<Date, Date, Date>;
@@ -174,7 +175,7 @@ export interface CoreTables {
   events: EventsTable;
 }
 
-export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables, PortalTables, SandboxNetworkTables {}
+export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables, PortalTables, SandboxNetworkTables, ProviderNetworkTables {}
 
 export type Account = Selectable<AccountsTable>;
 export type Transaction = Selectable<TransactionsTable>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
 import { cents, type Cents } from '../domain/money.ts';
@@ -85,6 +86,23 @@ export function createLedger(deps: { clock: Clock }) {
 
   const first = async (results: Promise<LedgerResult[]>) => (await results)[0]!;
 
+  /**
+   * Money between two system accounts, no customer involved (a PIX the provider received for the
+   * pooled account that names no charge: network clearing -> suspense): one journal of two postings.
+   */
+  async function transfer(trx: Db, entry: { from: SystemAccount; to: SystemAccount; amount: Cents; transactionId: number | null; reason: string }): Promise<void> {
+    if (!Number.isSafeInteger(entry.amount) || entry.amount < 1) throw new RangeError(`ledger transfer: amount must be a positive integer of cents, got ${entry.amount}`);
+    if (entry.from === entry.to) throw new RangeError('ledger transfer: from and to must differ');
+    const base = { account_id: null, bucket: null, transaction_id: entry.transactionId, reason: entry.reason, journal_id: randomUUID(), created_at: deps.clock.now() };
+    await trx
+      .insertInto('postings')
+      .values([
+        { ...base, ledger_account: entry.from, delta: cents(-entry.amount) },
+        { ...base, ledger_account: entry.to, delta: entry.amount },
+      ])
+      .execute();
+  }
+
   return {
     hold: (trx: Db, entries: LedgerEntry[], options?: ApplyOptions) => apply(trx, 'hold', entries, options),
     settle: (trx: Db, entries: FlowEntry[], options?: ApplyOptions) => apply(trx, 'settle', entries, options),
@@ -94,6 +112,7 @@ export function createLedger(deps: { clock: Clock }) {
     settleOne: (trx: Db, entry: FlowEntry) => first(apply(trx, 'settle', [entry])),
     releaseOne: (trx: Db, entry: LedgerEntry) => first(apply(trx, 'release', [entry])),
     creditOne: (trx: Db, entry: FlowEntry) => first(apply(trx, 'credit', [entry])),
+    transfer,
   };
 }
 

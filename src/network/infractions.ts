@@ -17,6 +17,8 @@ export interface InfractionNotice {
   amount?: Cents;
   /** The bank that asked; the payer's bank of the disputed PIX when absent. */
   requestingBank?: { ispb: string; name: string };
+  /** The network's own id of the infraction (a provider's MED id): reported again, it opens nothing more. */
+  reference?: string;
 }
 
 /** An infraction moved along its life: analysis started, analysed, withdrawn. */

@@ -15,7 +15,8 @@ import type { InfractionSink } from './infractions.ts';
 export interface KeyHolder {
   name: string;
   document: string;
-  bank: { ispb: string; name: string; code: string | null };
+  /** Null parts: the network does not say (a provider whose API does not query the key directory). */
+  bank: { ispb: string | null; name: string | null; code: string | null };
   branch: string | null;
   account: string | null;
 }
@@ -25,7 +26,15 @@ export type KeyLookup = { found: true; holder: KeyHolder } | { found: false };
 /** Where a payment goes. */
 export type Payee =
   /** A key; `document` is what the payer says the holder has (checked by the receiving bank). */
-  | { by: 'key'; key: DictKey; document: string | null; holderDocument: string | null; ispb: string | null }
+  | {
+      by: 'key';
+      key: DictKey;
+      document: string | null;
+      holderDocument: string | null;
+      ispb: string | null;
+      /** The holder's name as the payer typed it (informational; a provider's API asks for it). */
+      name?: string | null;
+    }
   /** A BR Code: the whole code (a dynamic one names its location), what it says, and who the payer says it is. */
   | {
       by: 'qr_code';

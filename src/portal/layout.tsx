@@ -28,6 +28,7 @@ const OPERATOR_NAV: Array<[MessageKey, string]> = [
   ['accounts', '/portal/admin/accounts'],
   ['auditLog', '/portal/admin/audit'],
   ['system', '/portal/admin/system'],
+  ['suspense', '/portal/admin/suspense'],
 ];
 
 function Document(props: { ctx: PageContext; title: string; children: Child }) {

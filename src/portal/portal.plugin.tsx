@@ -15,6 +15,7 @@ import { AuthPage, Page, type PageContext } from './layout.tsx';
 import { adminRoutes } from './routes/admin.routes.tsx';
 import { authRoutes } from './routes/auth.routes.tsx';
 import { memberRoutes } from './routes/member.routes.tsx';
+import { suspenseRoutes } from './routes/suspense.routes.tsx';
 
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
@@ -26,7 +27,7 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 /** Pages reachable without a session. */
 const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/invitations\/[^/]+$/, /^\/portal\/assets\//, /^\/portal\/language\//];
 
-const ROUTES: PortalRoutes[] = [authRoutes, memberRoutes, adminRoutes];
+const ROUTES: PortalRoutes[] = [authRoutes, memberRoutes, adminRoutes, suspenseRoutes];
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);

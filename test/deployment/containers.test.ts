@@ -46,6 +46,10 @@ describe('deploy/compose.yaml', () => {
       expect(app.environment.MODE).toBe('production');
       expect(app.environment.TRUSTED_PROXIES).toBe(nginxAddress);
       expect(app.environment.DATABASE_URL).toBe(services.migrate.environment.DATABASE_URL);
+      // Production needs its PIX provider (issue 13); the client certificate is mounted read-only.
+      expect(app.environment.PIX_NETWORK).toBe('provider');
+      expect(app.environment.PROVIDER_CERT_FILE).toBe('/etc/pix-provider/client-cert.pem');
+      expect(app.volumes).toContain('./provider:/etc/pix-provider:ro');
     }
   });
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
+import { providerEnv } from '../provider-env.ts';
 
 // Strong enough for production mode (issue 10: at least 32 characters and about 128 bits).
 export const ADMIN = 'deploy-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1';
@@ -57,6 +58,8 @@ export async function startInstance(name: string, databaseUrl: string, env: Reco
       DATABASE_URL: databaseUrl,
       PORT: '0',
       LOG_LEVEL: 'info',
+      // Production needs a PIX provider: by default one on a closed port (suites that pay through one set their own).
+      ...((env.MODE ?? 'production') === 'production' ? providerEnv() : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { providerEnv } from '../provider-env.ts';
 
 const run = promisify(execFile);
 // Inside the project, so the compiled files resolve its node_modules as dist/ does.
@@ -113,6 +114,8 @@ async function startCompiled() {
       ADMIN_TOKEN: 'prod-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1x',
       DATA_DIR: 'memory://',
       PORT: '0',
+      // Production needs its provider (nothing listens there: these tests make no payment).
+      ...providerEnv(),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

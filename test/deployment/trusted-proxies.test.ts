@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
+import { providerEnv } from '../provider-env.ts';
 
 /** An account with a certificate and credentials, made through the admin API. */
 async function clientOf(h: Harness) {
@@ -24,7 +25,7 @@ describe('TRUSTED_PROXIES in production mode', () => {
   let h: Harness;
   let client: Awaited<ReturnType<typeof clientOf>>;
   beforeAll(async () => {
-    h = await startHarness({ env: { MODE: 'production', TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7,2001:db8::/32' } });
+    h = await startHarness({ env: { MODE: 'production', ...providerEnv(), TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7,2001:db8::/32' } });
     client = await clientOf(h);
   });
   afterAll(() => h.close());
@@ -69,7 +70,7 @@ describe('TRUSTED_PROXIES in production mode', () => {
 
 describe('TRUSTED_PROXIES defaults', () => {
   it('production trusts none when unset', async () => {
-    const h = await startHarness({ env: { MODE: 'production' } });
+    const h = await startHarness({ env: { MODE: 'production', ...providerEnv() } });
     try {
       const client = await clientOf(h);
       const res = await tokenFrom(h, '127.0.0.1', client);
@@ -92,7 +93,7 @@ describe('TRUSTED_PROXIES defaults', () => {
 
   it('configuration: the documented defaults, and a bad entry is refused naming the variable', () => {
     expect(loadConfig({}).trustedProxies).toBe('any');
-    expect(loadConfig({ MODE: 'production', ADMIN_TOKEN }).trustedProxies).toEqual([]);
+    expect(loadConfig({ MODE: 'production', ADMIN_TOKEN, ...providerEnv() }).trustedProxies).toEqual([]);
     expect(loadConfig({ TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem' }).trustedProxies).toEqual([]);
     expect(loadConfig({ TRUSTED_PROXIES: '127.0.0.1' }).trustedProxies).toEqual(['127.0.0.1']);
     for (const bad of ['10.0.0.0/33', 'proxy.local', '10.0.0.1/8/2', '::1/129', '10.0.0.0/x']) {

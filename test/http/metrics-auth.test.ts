@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startHarness } from '../harness.ts';
+import { providerEnv } from '../provider-env.ts';
 
 // Issue 10 item 11: /metrics is not public in production.
 
@@ -21,7 +22,7 @@ async function scrape(env: Record<string, string>, attempts: Array<string | unde
 // One service instance per case (each its own configuration): generous timeouts for a loaded machine.
 describe('/metrics', { timeout: 120_000 }, () => {
   it('production with METRICS_TOKEN: 401 without it, with a wrong one or the admin token; 200 with Prometheus text when right', async () => {
-    const [none, wrong, admin, right] = await scrape({ MODE: 'production', METRICS_TOKEN }, [undefined, 'not-the-token', ADMIN_TOKEN, METRICS_TOKEN]);
+    const [none, wrong, admin, right] = await scrape({ MODE: 'production', ...providerEnv(), METRICS_TOKEN }, [undefined, 'not-the-token', ADMIN_TOKEN, METRICS_TOKEN]);
     for (const res of [none, wrong, admin]) {
       expect(res!.statusCode).toBe(401);
       expect(res!.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Send Authorization: Bearer <METRICS_TOKEN>' });
@@ -33,7 +34,7 @@ describe('/metrics', { timeout: 120_000 }, () => {
   });
 
   it('production without METRICS_TOKEN: switched off (404), whoever asks', async () => {
-    const [none, admin] = await scrape({ MODE: 'production' }, [undefined, ADMIN_TOKEN]);
+    const [none, admin] = await scrape({ MODE: 'production', ...providerEnv() }, [undefined, ADMIN_TOKEN]);
     expect(none!.statusCode).toBe(404);
     expect(admin!.statusCode).toBe(404);
   });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { DataDirLockedError, openDatabase } from '../../src/db/database.ts';
+import { providerEnv } from '../provider-env.ts';
 import { splitStatements } from '../../src/db/migrate.ts';
 import { AdjustableClock } from '../../src/domain/clock.ts';
 import { ensureDemoAccount } from '../../src/services/sandbox/demo-account.ts';
@@ -155,3 +156,29 @@ SELECT 2`;
     ]);
   });
 });
+
+describe('production needs a PIX network (issue 13)', () => {
+  async function start(env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH, MODE: 'production', ADMIN_TOKEN: 'startup-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1x', DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { code, stderr };
+  }
+
+  it('without one, the service refuses to start and says what to set', async () => {
+    const { code, stderr } = await start({});
+    expect(code).toBe(1);
+    expect(stderr).toContain('Invalid configuration: PIX_NETWORK is required in production mode: set PIX_NETWORK=provider and PROVIDER_URL');
+  }, 60_000);
+
+  it("a provider certificate that cannot be read stops the start, naming its variable", async () => {
+    const { code, stderr } = await start(providerEnv({ PROVIDER_CERT_FILE: '/nonexistent/provider-cert.pem' }));
+    expect(code).toBe(1);
+    expect(stderr).toContain('Invalid configuration: PROVIDER_CERT_FILE cannot be read (ENOENT): /nonexistent/provider-cert.pem');
+  }, 60_000);
+});
+

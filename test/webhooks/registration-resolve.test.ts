@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../../src/webhooks/host-resolver.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { providerEnv } from '../provider-env.ts';
 
 // Issue 10 item 10: production registration resolves the host and refuses what delivery would refuse.
 
@@ -29,7 +30,7 @@ describe('production webhook registration resolves the host', () => {
   let token: string;
   beforeAll(async () => {
     // The test's token requests send X-SSL-Client-Cert as a front proxy on loopback would (issue 15).
-    h = await startHarness({ env: { MODE: 'production', WEBHOOK_ROUTES_ENABLED: 'true', TRUSTED_PROXIES: '127.0.0.1' }, resolver });
+    h = await startHarness({ env: { MODE: 'production', ...providerEnv(), WEBHOOK_ROUTES_ENABLED: 'true', TRUSTED_PROXIES: '127.0.0.1' }, resolver });
     accountId = (await h.createAccount()).id;
     token = await h.tokenFor(accountId);
   });

@@ -4,6 +4,7 @@ import { registrationsRepo } from '../../src/webhooks/registrations.repo.ts';
 import { createWebhookTransport } from '../../src/webhooks/transport.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { providerEnv } from '../provider-env.ts';
 
 let rx: Receiver;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ describe('production relay (SSRF guard)', () => {
   let h: Harness;
   beforeAll(async () => {
     // Registration resolves names in production: hooks.example.com answers a public address, no DNS needed.
-    h = await startHarness({ env: { MODE: 'production' }, resolver: async () => [{ address: '93.184.215.14', family: 4 }] });
+    h = await startHarness({ env: { MODE: 'production', ...providerEnv() }, resolver: async () => [{ address: '93.184.215.14', family: 4 }] });
   });
   afterAll(() => h.close());
 

@@ -35,6 +35,8 @@ export interface MedsTable {
   disputed_amount: Cents;
   blocked_amount: Generated<Cents>;
   refund_transaction_id: number | null;
+  /** The network's own id of the infraction (a provider's MED id), when it reported one (migration 720). */
+  network_reference: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

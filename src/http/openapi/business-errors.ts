@@ -30,6 +30,12 @@ const BUSINESS_ERRORS: Record<string, number[]> = {
   payCharge: [409],
   transitionMed: [409],
   refundPayout: [409],
+  // Provider adapter (issue 13): an item already assigned; an account that does not exist (404 of the body's accountId).
+  assignSuspense: [409],
+  // A notice whose signature or timestamp fails.
+  receiveProviderNotice: [401],
+  // No provider configured.
+  runStatementCheck: [404],
 };
 
 export const businessErrorsOf = (operationId: string): number[] => BUSINESS_ERRORS[operationId] ?? [];

@@ -69,6 +69,7 @@ const TAGS = [
   { name: 'admin', description: 'Operator routes: ADMIN_TOKEN' },
   { name: 'sandbox', description: 'Sandbox tools: pay charges, deposit, move the clock' },
   { name: 'system', description: 'Health, metrics, keys and this document' },
+  { name: 'network', description: "What the upstream PIX provider calls (PIX_NETWORK=provider): its signed notices" },
   { name: 'webhook events', description: 'What the service POSTs to your URLs (signed, Standard Webhooks)' },
 ];
 

@@ -145,7 +145,7 @@ export function createChargeSplits(deps: {
       });
       return settled!;
     }
-    await settlement.start(trx, tx, { payee: { by: 'key', key, document: split.document, holderDocument: null, ispb: null } });
+    await settlement.start(trx, tx, { payee: { by: 'key', key, document: split.document, holderDocument: null, ispb: null, name: split.name } });
     return tx;
   }
 

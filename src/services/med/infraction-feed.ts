@@ -14,6 +14,8 @@ export interface InfractionReport {
   amount?: Cents;
   /** The bank that asked; the payer's bank of the disputed PIX when absent. */
   requestingBank?: { ispb: string; name: string };
+  /** The network's own id of the infraction: reported again, it opens nothing more. */
+  reference?: string;
 }
 
 /** The infraction moved along its life (analysis started, analysed, withdrawn). */

@@ -39,6 +39,11 @@ export function createMedService(deps: {
     return transact(deps.db, async (trx) => {
       const found = await refundsRepo.receivedByEndToEndId(trx, report.accountId, report.endToEndId);
       const original = found?.status === 'CONFIRMED' ? found : undefined;
+      // The network reported this infraction before: the MED it opened then (the unique index settles a race).
+      if (report.reference !== undefined) {
+        const known = await trx.selectFrom('meds').selectAll().where('network_reference', '=', report.reference).executeTakeFirst();
+        if (known) return view(known, known.original_id === null ? undefined : await transactionsRepo.byId(trx, known.original_id));
+      }
       if (!original && options.requireReconciled) {
         throw new DomainError('NOT_FOUND', undefined, 'No received PIX of this account has that endToEndId');
       }
@@ -73,6 +78,7 @@ export function createMedService(deps: {
         disputed_amount: disputed,
         blocked_amount: blocked,
         refund_transaction_id: null,
+        network_reference: report.reference ?? null,
         created_at: now,
         updated_at: now,
       });

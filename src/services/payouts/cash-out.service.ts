@@ -74,7 +74,7 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
       },
       destination: {
         kind: 'network',
-        target: { payee: { by: 'key', key: dictKey, document: details.document, holderDocument: holder.document, ispb: holder.bank.ispb } },
+        target: { payee: { by: 'key', key: dictKey, document: details.document, holderDocument: holder.document, ispb: holder.bank.ispb, name: details.name } },
       },
     });
   }

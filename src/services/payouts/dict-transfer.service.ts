@@ -104,7 +104,7 @@ export function createDictTransferService(deps: {
         const found = await deps.network.lookupKey(key, { document: input.creditorDocument ?? null });
         if (!found.found) throw new DomainError('DICT_KEY_NOT_FOUND', { pixKey: input.pixKey });
         const holder = found.holder;
-        if (deny.has(holder.bank.ispb)) throw new DomainError('DICT_ISPB_DENIED', { ispb: holder.bank.ispb });
+        if (holder.bank.ispb !== null && deny.has(holder.bank.ispb)) throw new DomainError('DICT_ISPB_DENIED', { ispb: holder.bank.ispb });
         tx = await deps.payouts.create({
           ...base,
           counterpart: {

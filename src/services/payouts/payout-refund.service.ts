@@ -25,10 +25,15 @@ export function createPayoutRefundService(deps: {
   /** The refund comes back over the network the payout left through. */
   networkAccount: NetworkClearingAccount;
 }) {
-  async function refund(accountId: number, identifier: string, amount: Cents): Promise<TransactionRow> {
+  /** `returnEndToEndId`: the network's id of the return; the same return again answers the first credit. */
+  async function refund(accountId: number, identifier: string, amount: Cents, returnEndToEndId?: string): Promise<TransactionRow> {
     return transact(deps.db, async (trx) => {
       const payout = await transactionsRepo.findForAccount(trx, accountId, identifier);
       if (!payout || payout.kind !== 'WITHDRAW') throw new DomainError('NOT_FOUND', undefined, 'Payout not found');
+      if (returnEndToEndId !== undefined) {
+        const already = await trx.selectFrom('transactions').selectAll().where('parent_id', '=', payout.id).where('kind', '=', 'REFUND_OUT').where('end_to_end_id', '=', returnEndToEndId).executeTakeFirst();
+        if (already) return already;
+      }
       const updated = await trx
         .updateTable('transactions')
         .set({ refunded_amount: sql`refunded_amount + ${amount}`, updated_at: deps.clock.now() })
@@ -56,7 +61,7 @@ export function createPayoutRefundService(deps: {
         original_amount: amount,
         fee_amount: cents(0),
         final_amount: amount,
-        end_to_end_id: endToEndId('D', counterpart?.bank?.bankISPB ?? deps.institutionIspb, now),
+        end_to_end_id: returnEndToEndId ?? endToEndId('D', counterpart?.bank?.bankISPB ?? deps.institutionIspb, now),
         pix_key: payout.pix_key,
         description: null,
         error_code: null,

@@ -6,7 +6,7 @@ import type { Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
+import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../network/sandbox/banks.ts';
 import type { Payer } from '../../network/pix-network.ts';
 import { DEFAULT_PAYER } from '../../network/sandbox/sandbox-network.ts';
@@ -23,7 +23,8 @@ import { transact } from '../../db/transact.ts';
 export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox }) {
   const receivePix = createReceivedPix(deps);
 
-  async function deposit(accountId: number, amount: Cents, payer: Payer = DEFAULT_PAYER, e2e?: string): Promise<TransactionRow> {
+  /** `from`: where the money comes from (the outside world in the sandbox; a network's clearing account). */
+  async function deposit(accountId: number, amount: Cents, payer: Payer = DEFAULT_PAYER, e2e?: string, from: SystemAccount = 'world'): Promise<TransactionRow> {
     return transact(deps.db, async (trx) => {
       const account = await accountsRepo.byId(trx, accountId);
       if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
@@ -34,7 +35,7 @@ export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledge
       return receivePix(trx, account, {
         amount,
         origin: 'deposit',
-        from: 'world',
+        from,
         endToEndId: endToEnd,
         pixKey: account.pix_key,
         description: null,

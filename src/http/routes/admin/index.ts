@@ -7,6 +7,9 @@ import { deleteWebhookRoute } from './delete-webhook.route.ts';
 import { getAccountRoute } from './get-account.route.ts';
 import { getWebhookSecretRoute } from './get-webhook-secret.route.ts';
 import { ledgerCheckRoute } from './ledger-check.route.ts';
+import { networkStatusRoute } from './network-status.route.ts';
+import { runStatementCheckRoute } from './statement-check.route.ts';
+import { assignSuspenseRoute, listSuspenseRoute } from './suspense.routes.ts';
 import { listAccountWebhooksRoute } from './list-account-webhooks.route.ts';
 import { registerAccountWebhookRoute } from './register-account-webhook.route.ts';
 import { registerCertificateRoute } from './register-certificate.route.ts';
@@ -30,6 +33,10 @@ export const adminRoutes: RouteModule[] = [
   deleteWebhookRoute,
   getWebhookSecretRoute,
   ledgerCheckRoute,
+  networkStatusRoute,
+  listSuspenseRoute,
+  assignSuspenseRoute,
+  runStatementCheckRoute,
   createOperatorRoute,
   inviteMemberRoute,
 ];
