@@ -19,7 +19,7 @@ import { bacenRoutes } from './http/routes/bacen/index.ts';
 import { oauthRoutes } from './http/routes/oauth/index.ts';
 import { sandboxRoutes } from './http/routes/sandbox/index.ts';
 import { systemRoutes } from './http/routes/system/index.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { serviceFormatNames, validatorCompiler } from './http/validation.ts';
 import { docsReference } from './http/docs/reference.ts';
 import { swaggerOptions } from './http/openapi/document.ts';
 import { errorSchemas } from './http/openapi/error-schemas.ts';
@@ -47,6 +47,9 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     // One compact access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: true } },
+    // Answers are serialized by fast-json-stringify, whose ajv picks among anyOf branches: it knows our
+    // formats exist (answers are checked against them by the suite, not on every response).
+    serializerOpts: { ajv: { formats: Object.fromEntries(serviceFormatNames().map((name) => [name, true])) } },
     // Path values are judged by their route's schema (an externalId may be 255 characters), not cut at 100.
     routerOptions: { maxParamLength: 2048 },
     // A malformed or oversized URL is refused by the router before any route: still in the family's format.

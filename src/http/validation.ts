@@ -32,6 +32,11 @@ export function addServiceFormats(ajv: FormatRegistry): void {
   addFormatChecks(ajv);
 }
 
+/** The names of the service's own formats (what a serializer must know exists, without checking it). */
+export function serviceFormatNames(): string[] {
+  return ['money', 'uuid-v4', ...Object.keys(formatChecks)];
+}
+
 function newAjv(coerceTypes: boolean) {
   const ajv = new Ajv({
     allErrors: true,

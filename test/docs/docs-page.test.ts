@@ -107,7 +107,12 @@ describe('/docs', () => {
       expect(shown).toContain('2XX');
       await cashIn.getByRole('tab', { name: 'Schema' }).click();
       await cashIn.getByRole('button', { name: 'Expand all' }).first().click();
-      const schema = await cashIn.locator('.model-box').first().innerText();
+      // Swagger UI renders the expanded alternatives one after another: wait for the last field of the
+      // second one (a slow CI machine read the box before it had rendered).
+      const box = cashIn.locator('.model-box').first();
+      await expect.poll(() => box.innerText(), { timeout: 15_000, interval: 200 }).toContain('debtorAccount');
+      await expect.poll(() => box.innerText(), { timeout: 15_000, interval: 200 }).toContain('txId');
+      const schema = await box.innerText();
       // Both alternatives, each with its own description and fields (TransactionEvent, ReceiveEvent).
       expect(schema).toContain('One of');
       expect(schema).toContain('cash_in, cash_out, refund_in and refund_out of the full family');

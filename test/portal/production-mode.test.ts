@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../harness.ts';
 import { signedInMember } from './portal-client.ts';
+import { providerEnv } from '../provider-env.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ env: { MODE: 'production' } });
+  h = await startHarness({ env: { MODE: 'production', ...providerEnv() } });
 });
-afterAll(() => h.close());
+afterAll(() => h?.close());
 
 describe('the portal outside the sandbox', () => {
   it('has no sandbox tools: no Sandbox link, its pages and actions answer 404 and move nothing', async () => {

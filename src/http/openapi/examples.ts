@@ -73,6 +73,74 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
   payCharge: {
     request: { payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
   },
+  // The operator's view of the provider adapter (PIX_NETWORK=provider).
+  networkStatus: {
+    responses: {
+      200: {
+        adapter: 'provider',
+        ledgerAccount: 'network:provider',
+        payoutsAwaitingOutcome: { count: 2, oldestCreatedAt: '2026-11-20T14:58:12.000Z' },
+        suspense: { count: 1, total: 35.0 },
+        provider: {
+          url: 'https://api.provider.example',
+          circuit: { state: 'closed', consecutiveFailures: 0, openedAt: null, retryAt: null, lastFailure: null },
+          token: { expiresAt: '2026-11-20T15:25:00.000Z', lastRenewedAt: '2026-11-20T14:55:00.000Z', lastError: null },
+          lastNotice: { webhookId: 'msg_2p4Xk7Qw9Zr1', event: 'cash_in', receivedAt: '2026-11-20T14:59:40.000Z', outcome: 'applied' },
+          webhooks: { state: 'registered', url: 'https://pix.example.com/network/provider/webhooks', events: ['cash_in', 'cash_out', 'refund_in', 'refund_out'], at: '2026-11-20T08:00:01.000Z' },
+          lastReconciliation: { at: AT, kind: 'payments', asked: 3, finished: 1, finishedTotal: 42 },
+          chargesAwaitingOutcome: 0,
+          lastStatementCheck: { checkedAt: '2026-11-20T06:00:00.000Z', providerBalance: 15230.4, ourBalance: 15230.4, difference: 0, payoutsAwaiting: 0, error: null },
+        },
+      },
+    },
+  },
+  listSuspense: {
+    responses: {
+      200: {
+        data: [
+          {
+            id: 7,
+            status: 'OPEN',
+            amount: 35.0,
+            endToEndId: 'E18236120202611201459s0a1b2c3d4e',
+            payer: { name: 'João Souza', document: '***.982.247-**', ispb: '18236120' },
+            reason: 'no_charge',
+            chargeReference: null,
+            providerTransactionId: '8a3f2c1e-5b7d-4e9a-b6c4-1d2e3f4a5b6c',
+            receivedAt: '2026-11-20T14:59:40.000Z',
+            assignedAccountId: null,
+            assignedTransactionId: null,
+            assignedAt: null,
+          },
+        ],
+        total: 1,
+        page: 1,
+        size: 20,
+      },
+    },
+  },
+  assignSuspense: {
+    request: { accountId: 2 },
+    responses: {
+      200: {
+        id: 7,
+        status: 'ASSIGNED',
+        amount: 35.0,
+        endToEndId: 'E18236120202611201459s0a1b2c3d4e',
+        payer: { name: 'João Souza', document: '***.982.247-**', ispb: '18236120' },
+        reason: 'no_charge',
+        chargeReference: null,
+        providerTransactionId: '8a3f2c1e-5b7d-4e9a-b6c4-1d2e3f4a5b6c',
+        receivedAt: '2026-11-20T14:59:40.000Z',
+        assignedAccountId: 2,
+        assignedTransactionId: TX,
+        assignedAt: AT,
+      },
+    },
+  },
+  runStatementCheck: {
+    responses: { 200: { id: 12, checkedAt: AT, providerBalance: 15230.4, ourBalance: 15195.4, difference: 35.0, payoutsAwaiting: 1, error: null } },
+  },
 };
 
 /** Every operation's examples: the recorded ones, with the hand-written ones laid over them. */

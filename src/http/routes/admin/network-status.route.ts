@@ -2,16 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { toBrlNumber, type Cents } from '../../../domain/money.ts';
 import type { NetworkStatus } from '../../../services/network-status.ts';
 import type { RouteModule } from '../../app-types.ts';
+import { Brl } from '../../schemas/common.ts';
 
-const Brl = Type.Number({ description: 'BRL, 2 decimals' });
 const At = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 const Loose = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
 
 const StatementCheckView = Type.Object({
   checkedAt: Type.String({ format: 'date-time' }),
-  providerBalance: Type.Union([Brl, Type.Null()], { description: "the pooled account's gross balance at the provider (GET /api/balance)" }),
-  ourBalance: Type.Number({ description: 'what our books say the pooled account holds (BRL)' }),
-  difference: Type.Union([Brl, Type.Null()], { description: 'providerBalance - ourBalance; null when the provider could not be asked' }),
+  providerBalance: Type.Union([Brl(), Type.Null()], { description: "the pooled account's gross balance at the provider (GET /api/balance)" }),
+  ourBalance: Brl({ description: 'what our books say the pooled account holds (BRL)' }),
+  difference: Type.Union([Brl(), Type.Null()], { description: 'providerBalance - ourBalance; null when the provider could not be asked' }),
   payoutsAwaiting: Type.Integer(),
   error: Type.Union([Type.String(), Type.Null()]),
 });
@@ -40,7 +40,7 @@ export const NetworkStatusView = Type.Object({
   adapter: Type.Union([Type.Literal('sandbox'), Type.Literal('provider')]),
   ledgerAccount: Type.String(),
   payoutsAwaitingOutcome: Type.Object({ count: Type.Integer(), oldestCreatedAt: At }),
-  suspense: Type.Object({ count: Type.Integer(), total: Brl }),
+  suspense: Type.Object({ count: Type.Integer(), total: Brl() }),
   provider: Type.Union([ProviderView, Type.Null()]),
 });
 

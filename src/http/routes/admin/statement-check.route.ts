@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import { Brl } from '../../schemas/common.ts';
 
-const Brl = Type.Number({ description: 'BRL, 2 decimals' });
 
 /**
  * POST /admin/network/statement-check: the daily statement check, now (our clearing account against
@@ -20,9 +20,9 @@ export const runStatementCheckRoute: RouteModule = (app, c) =>
           200: Type.Object({
             id: Type.Integer(),
             checkedAt: Type.String({ format: 'date-time' }),
-            providerBalance: Type.Union([Brl, Type.Null()]),
-            ourBalance: Type.Number(),
-            difference: Type.Union([Brl, Type.Null()]),
+            providerBalance: Type.Union([Brl(), Type.Null()]),
+            ourBalance: Brl(),
+            difference: Type.Union([Brl(), Type.Null()]),
             payoutsAwaiting: Type.Integer(),
             error: Type.Union([Type.String(), Type.Null()]),
           }),

@@ -4,14 +4,14 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { SuspenseItem } from '../../../services/suspense/suspense.service.ts';
 import type { RouteModule } from '../../app-types.ts';
-import { NumericId } from '../../schemas/common.ts';
+import { Brl, NumericId } from '../../schemas/common.ts';
 
 const At = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 export const SuspenseItemView = Type.Object({
   id: Type.Integer(),
   status: Type.Union([Type.Literal('OPEN'), Type.Literal('ASSIGNED')]),
-  amount: Type.Number({ description: 'BRL' }),
+  amount: Brl({ description: 'BRL' }),
   endToEndId: Type.String(),
   payer: Type.Object({ name: Type.String(), document: Type.Union([Type.String({ description: 'masked' }), Type.Null()]), ispb: Type.String() }),
   reason: Type.String({ description: 'no_charge, charge_not_payable, charge_amount_mismatch, charge_never_stored' }),
