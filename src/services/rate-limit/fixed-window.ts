@@ -67,6 +67,7 @@ export function createRateLimiter(deps: { db: Kysely<DB>; clock: Clock }) {
       ${prepared('rate_limit_hit_many')}INSERT INTO rate_limit_windows (bucket, window_start, hits)
       SELECT bucket, window_start, 1 FROM jsonb_to_recordset(${JSON.stringify(windows.map((w) => ({ bucket: w.bucket, window_start: w.start.toISOString() })))}::jsonb)
         AS x (bucket text, window_start timestamptz)
+      ORDER BY bucket, window_start
       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
       RETURNING bucket, hits`.execute(deps.db);
     const counts = new Map(rows.rows.map((r) => [r.bucket, Number(r.hits)]));
@@ -83,11 +84,18 @@ export function createRateLimiter(deps: { db: Kysely<DB>; clock: Clock }) {
   /** Uncounts one hit of each given window (attempts that turned out not to count, e.g. a right secret), in one statement. */
   async function giveBack(counted: Array<{ bucket: string; windowStart: Date }>): Promise<void> {
     if (counted.length === 0) return;
+    // Rows locked in the order hitMany takes them (bucket, window), so a give-back and a concurrent
+    // count of the same buckets can never deadlock.
     await sql`
-      ${prepared('rate_limit_give_back')}UPDATE rate_limit_windows w SET hits = greatest(w.hits - 1, 0)
-        FROM jsonb_to_recordset(${JSON.stringify(counted.map((c) => ({ bucket: c.bucket, window_start: c.windowStart.toISOString() })))}::jsonb)
+      ${prepared('rate_limit_give_back')}WITH x AS (
+        SELECT bucket, window_start FROM jsonb_to_recordset(${JSON.stringify(counted.map((c) => ({ bucket: c.bucket, window_start: c.windowStart.toISOString() })))}::jsonb)
           AS x (bucket text, window_start timestamptz)
-       WHERE w.bucket = x.bucket AND w.window_start = x.window_start`.execute(deps.db);
+      ), locked AS (
+        SELECT w.bucket, w.window_start FROM rate_limit_windows w JOIN x USING (bucket, window_start)
+         ORDER BY w.bucket, w.window_start FOR UPDATE OF w
+      )
+      UPDATE rate_limit_windows w SET hits = greatest(w.hits - 1, 0)
+        FROM locked WHERE w.bucket = locked.bucket AND w.window_start = locked.window_start`.execute(deps.db);
   }
   return { hit, hitMany, peek, giveBack };
 }
