@@ -49,6 +49,18 @@ describe('production start (npm run build, npm run start:prod)', () => {
       // Production mode: no sandbox routes.
       const sandbox = await fetch(`http://127.0.0.1:${service.port}/sandbox/clock/advance`, { method: 'POST' });
       expect(sandbox.status).toBe(404);
+      // The portal and the files it reads at run time (copied beside the compiled code by the build).
+      const signIn = await fetch(`http://127.0.0.1:${service.port}/portal/sign-in`, { headers: { 'accept-language': 'en' } });
+      expect(signIn.status).toBe(200);
+      expect(await signIn.text()).toContain('Sign in');
+      for (const [asset, type, marker] of [['portal.css', 'text/css', '{'], ['htmx.min.js', 'text/javascript', 'htmx'], ['portal.js', 'text/javascript', '']] as const) {
+        const answer = await fetch(`http://127.0.0.1:${service.port}/portal/assets/${asset}`);
+        expect(answer.status, asset).toBe(200);
+        expect(answer.headers.get('content-type'), asset).toContain(type);
+        const body = await answer.text();
+        expect(body.length, asset).toBeGreaterThan(100);
+        expect(body, asset).toContain(marker);
+      }
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);
     } finally {

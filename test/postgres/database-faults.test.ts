@@ -134,8 +134,16 @@ describe('database faults (PostgreSQL)', () => {
     proxy!.dropAll();
     expect503(await h.api('GET', '/api/balance', a.token));
     expect503(await h.app.inject({ method: 'GET', url: '/health' }));
+    // Readiness says which check fails (a load balancer takes this instance out), within its bound.
+    const notReady = await h.app.inject({ method: 'GET', url: '/ready' });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.headers['retry-after']).toBe('5');
+    expect(notReady.json().status).toBe('not_ready');
+    expect(notReady.json().checks.database).toMatch(/^(failed: |no answer within)/);
+    expect(notReady.json().checks.migrations).toBe('unknown: the database does not answer');
     proxy!.heal();
     await recovers(() => h.api('GET', '/api/balance', a.token));
+    expect((await h.app.inject({ method: 'GET', url: '/ready' })).json().checks.database).toBe('ok');
     const paid = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
     expect(paid.statusCode, paid.body).toBe(201);
     expect(await h.balance(a.id)).toEqual({ available: 90, blocked: 10 });
