@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
+import { encodeStaticBrCode } from '../../src/domain/brcode/encode.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { accountWithReceivedPix } from '../refunds/refund-helpers.ts';
 
@@ -36,6 +37,31 @@ describe('amounts, dates and lengths a domain function cannot take answer the fa
     const max = await h.api('PUT', `/cob/${txid()}`, token, { calendario: {}, valor: { original: '999999999.99' }, chave: account.pixKey });
     expect(max.statusCode, max.body).toBe(201);
     expect(max.json().valor.original).toBe('999999999.99');
+  });
+
+  it('POST /api/pix/cash-in with transaction.value above 999,999,999.99 is a 400 naming the field, nothing stored', async () => {
+    const before = await countRows('transactions');
+    for (const value of [1_000_000_000, 9_999_999_999.99]) {
+      const res = await h.api('POST', '/api/pix/cash-in', token, { transaction: { value, description: 'd', externalId: `max-in-${n++}` }, payer: { fullName: 'Pagador', document: cpf(3) } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toEqual(['transaction.value must be less than or equal to 999999999.99']);
+    }
+    expect(await countRows('transactions')).toBe(before);
+  });
+
+  it('POST /api/pix/cash-out-qrcode and POST /dict/pix above 999,999,999.99 answer their amount codes (as cash-out), nothing stored', async () => {
+    const before = await countRows('transactions');
+    // A static code without an amount (the payer chooses it), so only our maximum can refuse it.
+    const qrCode = encodeStaticBrCode({ key: cpf(5), merchantName: 'RECEBEDOR', merchantCity: 'SAO PAULO' });
+    for (const value of [1_000_000_000, 9_999_999_999.99]) {
+      const qr = await h.api('POST', '/api/pix/cash-out-qrcode', token, { value, qrCode, externalId: `max-qr-${n++}` });
+      expect(qr.statusCode, qr.body).toBe(400);
+      expect(qr.json().code).toBe('PIX_INVALID_AMOUNT');
+      const dict = await h.api('POST', '/dict/pix', token, { pixKey: cpf(4), creditorDocument: cpf(4), payment: { currency: 'BRL', amount: value } }, { 'x-idempotency-key': randomUUID() });
+      expect(dict.statusCode, dict.body).toBe(400);
+      expect(dict.json().message).toBe('The amount is invalid: above 999,999,999.99, or the fee leaves nothing to pay.');
+    }
+    expect(await countRows('transactions')).toBe(before);
   });
 
   it('PUT /cob with an expiracao no charge can have is a 400 with the other fields', async () => {
