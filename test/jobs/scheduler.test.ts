@@ -102,4 +102,36 @@ describe('durable jobs', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toEqual(['seconds must be greater than or equal to 1']);
   });
+  it('a step whose call is in flight is not run again when the service clock jumps an hour (its lease is real time, issue 17 item 4)', async () => {
+    const first = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    const second = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const recorded: string[] = [];
+    for (const scheduler of [first, second]) {
+      scheduler.registerStep<{ note: string }, string>('test.step', {
+        async call(jobs) {
+          calls += 1;
+          if (calls === 1) await held;
+          return jobs.map((j) => `sent ${j.payload.note}`);
+        },
+        async record(_trx, done) {
+          recorded.push(...done.map((d) => d.answer));
+        },
+      });
+    }
+    await first.schedule(h.c.db, 'test.step', h.clock.now(), { note: 'once' });
+    const running = first.runDue();
+    for (let i = 0; i < 50 && calls === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(1);
+    // Business time jumps far past the 60 s lease; the lease is measured on the database's real clock.
+    h.clock.advance(3600);
+    expect(await second.runDue()).toBe(0);
+    expect(calls).toBe(1);
+    release();
+    await running;
+    expect(recorded).toEqual(['sent once']);
+    expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.step').execute()).toEqual([]);
+  });
 });
