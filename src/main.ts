@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContainer, type Container } from './container.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { reloadCertificatesOnSighup } from './http/tls.ts';
+import { serveClusterMetrics } from './metrics-cluster.ts';
 import { ensureDemoAccount, printDemo } from './services/sandbox/demo-account.ts';
 
 /**
@@ -101,10 +102,14 @@ function runPrimary(config: Config) {
   };
 
   const broadcasts = primaryBroadcasts(workers);
+  const metrics = serveClusterMetrics();
   for (let index = 0; index < config.workers; index++) {
     const worker = cluster.fork({ ...env, [WORKER_INDEX]: String(index) });
     workers.add(worker);
-    worker.on('message', (message: unknown) => broadcasts.received(worker, message));
+    worker.on('message', (message: unknown) => {
+      broadcasts.received(worker, message);
+      metrics(worker, message);
+    });
     worker.on('listening', () => {
       listening += 1;
       if (listening === config.workers) logger.info({ workers: [...workers].map((w) => w.process.pid) }, `${config.workers} workers listening`);

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { metricsExposition } from './metrics-cluster.ts';
 
 /** Prometheus metrics of one service instance (a registry per instance, so tests do not share one). */
 export function createMetrics() {
@@ -6,6 +7,8 @@ export function createMetrics() {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
+    /** What GET /metrics answers: this process, or with WORKERS > 1 every worker together. */
+    exposition: metricsExposition(registry),
     httpRequests: new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by method, route and status code',

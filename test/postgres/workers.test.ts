@@ -114,6 +114,35 @@ describe('WORKERS=2 on PostgreSQL', () => {
     }
   });
 
+  it('GET /metrics counts the whole service, whichever worker answers the scrape', async () => {
+    const scrape = () =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(`${service.url}/metrics`, { agent: false, headers: { connection: 'close' } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        });
+        req.setTimeout(15_000, () => req.destroy(new Error('GET /metrics: no answer in 15 s')));
+        req.on('error', reject);
+        req.end();
+      });
+    const healthCount = (text: string) => Number(/http_requests_total\{method="GET",route="\/health",status="200"\} (\d+)/.exec(text)?.[1] ?? 0);
+    const before = await scrape();
+    expect(before.status).toBe(200);
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await fresh('GET', '/health'));
+    // The ten were shared by both workers (the primary hands out connections in turn).
+    expect(await pidsOf(answers)).toEqual(new Set(workerPids));
+    for (let i = 0; i < 3; i++) {
+      const after = await scrape();
+      expect(after.status).toBe(200);
+      expect(healthCount(after.text) - healthCount(before.text)).toBe(10);
+      // Each worker's pool is there too (gauges summed over the workers).
+      expect(after.text).toMatch(/db_pool_connections\{state="total"\} [1-9]/);
+    }
+  });
+
   it('both workers answer from memory, and a revoked certificate is refused by both on the next requests; a new token too', async () => {
     const account = await fresh('POST', '/admin/accounts', asAdmin, { name: 'Conta Workers', document: cpf(424_242) });
     expect(account.status).toBe(201);

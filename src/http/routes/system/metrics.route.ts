@@ -33,9 +33,16 @@ export const metricsRoute: RouteModule = (app, c) => {
           }
         : {}),
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      let text: string;
+      try {
+        text = await c.metrics.exposition();
+      } catch (error) {
+        request.log.error({ err: error }, 'metrics: the workers could not be gathered');
+        throw new DomainError('SERVICE_UNAVAILABLE');
+      }
       reply.type(c.metrics.registry.contentType);
-      return c.metrics.registry.metrics();
+      return text;
     },
   );
 };
