@@ -3377,12 +3377,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "checkedAt": "2026-11-20T15:00:00.000Z",
+                     *       "providerBalance": 15230.4,
+                     *       "ourBalance": 15195.4,
+                     *       "difference": 35,
+                     *       "payoutsAwaiting": 1,
+                     *       "error": null
+                     *     }
+                     */
                     "application/json": {
                         /** Format: date-time */
                         checkedAt: string;
                         difference: number | null;
                         error: string | null;
                         id: number;
+                        /**
+                         * Format: money
+                         * @description BRL, at most 2 decimals (format money)
+                         */
                         ourBalance: number;
                         payoutsAwaiting: number;
                         providerBalance: number | null;
@@ -3455,6 +3470,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "adapter": "provider",
+                     *       "ledgerAccount": "network:provider",
+                     *       "payoutsAwaitingOutcome": {
+                     *         "count": 2,
+                     *         "oldestCreatedAt": "2026-11-20T14:58:12.000Z"
+                     *       },
+                     *       "suspense": {
+                     *         "count": 1,
+                     *         "total": 35
+                     *       },
+                     *       "provider": {
+                     *         "url": "https://api.provider.example",
+                     *         "circuit": {
+                     *           "state": "closed",
+                     *           "consecutiveFailures": 0,
+                     *           "openedAt": null,
+                     *           "retryAt": null,
+                     *           "lastFailure": null
+                     *         },
+                     *         "token": {
+                     *           "expiresAt": "2026-11-20T15:25:00.000Z",
+                     *           "lastRenewedAt": "2026-11-20T14:55:00.000Z",
+                     *           "lastError": null
+                     *         },
+                     *         "lastNotice": {
+                     *           "webhookId": "msg_2p4Xk7Qw9Zr1",
+                     *           "event": "cash_in",
+                     *           "receivedAt": "2026-11-20T14:59:40.000Z",
+                     *           "outcome": "applied"
+                     *         },
+                     *         "webhooks": {
+                     *           "state": "registered",
+                     *           "url": "https://pix.example.com/network/provider/webhooks",
+                     *           "events": [
+                     *             "cash_in",
+                     *             "cash_out",
+                     *             "refund_in",
+                     *             "refund_out"
+                     *           ],
+                     *           "at": "2026-11-20T08:00:01.000Z"
+                     *         },
+                     *         "lastReconciliation": {
+                     *           "at": "2026-11-20T15:00:00.000Z",
+                     *           "kind": "payments",
+                     *           "asked": 3,
+                     *           "finished": 1,
+                     *           "finishedTotal": 42
+                     *         },
+                     *         "chargesAwaitingOutcome": 0,
+                     *         "lastStatementCheck": {
+                     *           "checkedAt": "2026-11-20T06:00:00.000Z",
+                     *           "providerBalance": 15230.4,
+                     *           "ourBalance": 15230.4,
+                     *           "difference": 0,
+                     *           "payoutsAwaiting": 0,
+                     *           "error": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         adapter: "sandbox" | "provider";
                         ledgerAccount: string;
@@ -3487,7 +3564,10 @@ export interface operations {
                                 /** @description providerBalance - ourBalance; null when the provider could not be asked */
                                 difference: number | null;
                                 error: string | null;
-                                /** @description what our books say the pooled account holds (BRL) */
+                                /**
+                                 * Format: money
+                                 * @description what our books say the pooled account holds (BRL)
+                                 */
                                 ourBalance: number;
                                 payoutsAwaiting: number;
                                 /** @description the pooled account's gross balance at the provider (GET /api/balance) */
@@ -3505,7 +3585,10 @@ export interface operations {
                         } | null;
                         suspense: {
                             count: number;
-                            /** @description BRL, 2 decimals */
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
                             total: number;
                         };
                     };
@@ -3573,9 +3656,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "status": "OPEN",
+                     *           "amount": 35,
+                     *           "endToEndId": "E18236120202611201459s0a1b2c3d4e",
+                     *           "payer": {
+                     *             "name": "João Souza",
+                     *             "document": "***.982.247-**",
+                     *             "ispb": "18236120"
+                     *           },
+                     *           "reason": "no_charge",
+                     *           "chargeReference": null,
+                     *           "providerTransactionId": "8a3f2c1e-5b7d-4e9a-b6c4-1d2e3f4a5b6c",
+                     *           "receivedAt": "2026-11-20T14:59:40.000Z",
+                     *           "assignedAccountId": null,
+                     *           "assignedTransactionId": null,
+                     *           "assignedAt": null
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "size": 20
+                     *     }
+                     */
                     "application/json": {
                         data: {
-                            /** @description BRL */
+                            /**
+                             * Format: money
+                             * @description BRL
+                             */
                             amount: number;
                             assignedAccountId: number | null;
                             assignedAt: string | null;
@@ -3664,6 +3777,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountId": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @description the account to credit */
                     accountId: number;
@@ -3677,8 +3795,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 7,
+                     *       "status": "ASSIGNED",
+                     *       "amount": 35,
+                     *       "endToEndId": "E18236120202611201459s0a1b2c3d4e",
+                     *       "payer": {
+                     *         "name": "João Souza",
+                     *         "document": "***.982.247-**",
+                     *         "ispb": "18236120"
+                     *       },
+                     *       "reason": "no_charge",
+                     *       "chargeReference": null,
+                     *       "providerTransactionId": "8a3f2c1e-5b7d-4e9a-b6c4-1d2e3f4a5b6c",
+                     *       "receivedAt": "2026-11-20T14:59:40.000Z",
+                     *       "assignedAccountId": 2,
+                     *       "assignedTransactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "assignedAt": "2026-11-20T15:00:00.000Z"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description BRL */
+                        /**
+                         * Format: money
+                         * @description BRL
+                         */
                         amount: number;
                         assignedAccountId: number | null;
                         assignedAt: string | null;
