@@ -3,7 +3,7 @@
  * (bench/reference/cash-out-server.ts), interleaved: for each load, every side in turn, round after
  * round, each trial on a fresh instance, the same load generator (keep-alive clients in a worker
  * thread). Sides (bench/cash-out/trials.ts): on PostgreSQL the service as users start it in its own
- * process with WORKERS unset (`service`) and with WORKERS=1 (`workers=1`), the recording reference
+ * process with WORKERS unset (`service`) and with WORKERS = the cores (`workers=N`; any N with BENCH_SIDES), the recording reference
  * (`reference`, the ratios' base) and the bare UPDATE (`bare-update`, the lower bound); on PGlite the
  * service in this process and the two references. Prints every trial (2xx/s, p50/p99 of 2xx,
  * statements per 2xx, every status, load average before -> after, CPU per 2xx), then medians per
@@ -36,7 +36,7 @@ const wanted = (process.env.BENCH_LOADS ?? 'accounts,hot,p99,balance').split(','
 const wantedSides = process.env.BENCH_SIDES?.split(',').map((s) => s.trim());
 
 function sidesOf(engine: Engine) {
-  const sides = SIDES[engine].filter((side) => !wantedSides || wantedSides.includes(side));
+  const sides = wantedSides ? wantedSides.filter((side) => engine === 'postgres' || !side.startsWith('workers=')) : [...SIDES[engine]];
   if (!sides.includes('reference')) sides.push('reference'); // the ratios' base
   return sides;
 }

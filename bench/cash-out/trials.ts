@@ -6,7 +6,7 @@
  * bench/lib/postgres.ts):
  *   service      the service as users start it (`tsx src/main.ts`, DATABASE_URL set, WORKERS unset:
  *                its default for this machine)
- *   workers=1    the same with WORKERS=1
+ *   workers=N    the same with WORKERS=N (default: N = the number of cores, the old default)
  *   reference    the recording reference (bench/reference/cash-out-server.ts `record`: transfer
  *                inserted ON CONFLICT DO NOTHING + guarded balance UPDATE, one statement, pool 16):
  *                the ratios are taken against it
@@ -22,6 +22,7 @@
  * PostgreSQL CPU per 2xx (the benchmark's own cluster only) and the side's own CPU per 2xx (its
  * process tree, /proc) over the same period are printed as notes.
  */
+import { availableParallelism } from 'node:os';
 import { processTreeCpuSeconds } from '../lib/cpu.ts';
 import type { Engine } from '../lib/env.ts';
 import { allOk, figuresOf, type Side, type Trial } from '../lib/interleave.ts';
@@ -42,8 +43,19 @@ export interface LoadSpec {
   settlementDelayMs: number;
 }
 
+/** The service with WORKERS=N. */
+export function workersOf(side: Side): number | undefined {
+  const m = /^workers=(\d+)$/.exec(side);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * PostgreSQL: the default start, and WORKERS = the number of cores (the default before issue 23:
+ * on a machine where the database shares the host the default is now fewer); `workers=1` and any
+ * `workers=N` can be chosen with BENCH_SIDES.
+ */
 export const SIDES: Record<Engine, Side[]> = {
-  postgres: ['service', 'workers=1', 'reference', 'bare-update'],
+  postgres: ['service', `workers=${availableParallelism()}`, 'reference', 'bare-update'],
   pglite: ['service', 'reference', 'bare-update'],
 };
 
@@ -149,5 +161,5 @@ export const trial =
     const shape: ReferenceShape | undefined = side === 'reference' ? 'record' : side === 'bare-update' ? 'update' : undefined;
     if (engine === 'pglite') return shape ? pgliteReferenceTrial(spec, shape) : pgliteServiceTrial(spec);
     if (shape) return referenceProcessTrial(spec, shape);
-    return serviceProcessTrial(spec, side === 'workers=1' ? 1 : undefined);
+    return serviceProcessTrial(spec, workersOf(side));
   };

@@ -8,7 +8,7 @@
  * BENCH_PROFILE_DIR (default: a new temp folder, printed) to open in Chrome DevTools.
  *
  * Env: BENCH_PROFILE_LOAD (p99: 64 accounts, 16 clients | accounts: 64 accounts, 64 clients | hot:
- * one account, 64 clients), BENCH_PROFILE_SIDE (service | workers=1), BENCH_SECONDS (10),
+ * one account, 64 clients), BENCH_PROFILE_SIDE (service | workers=N), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200), BENCH_TOP (25).
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { fmt, formatLoad, loadAverage } from '../lib/stats.ts';
 
 process.env.BENCH_WORK_LOAD = process.env.BENCH_PROFILE_LOAD ?? 'p99';
 const side = process.env.BENCH_PROFILE_SIDE ?? 'service';
-if (side !== 'service' && side !== 'workers=1') throw new Error(`BENCH_PROFILE_SIDE=${side}: service or workers=1`);
+if (side !== 'service' && !/^workers=\d+$/.test(side)) throw new Error(`BENCH_PROFILE_SIDE=${side}: service or workers=N`);
 const TOP = num('BENCH_TOP', 25);
 const dir = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(path.join(tmpdir(), 'pix-bench-profile-'));
 mkdirSync(dir, { recursive: true });

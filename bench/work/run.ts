@@ -10,7 +10,7 @@
  * figure is read.
  *
  * Env: BENCH_WORK_LOAD (p99: 64 accounts, 16 clients | accounts: 64 accounts, 64 clients | hot: one
- * account, 64 clients), BENCH_SIDES (service,reference,bare-update; also workers=1), BENCH_ROUNDS (3),
+ * account, 64 clients), BENCH_SIDES (service,reference,bare-update; also workers=N), BENCH_ROUNDS (3),
  * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200), BENCH_ACCOUNTS (64).
  */
 import { processTreeCpuSeconds } from '../lib/cpu.ts';
@@ -23,6 +23,7 @@ import type { LoadAccount, Plan } from '../lib/requests.ts';
 import { startServiceProcess } from '../lib/service-process.ts';
 import { fmt, formatLoad, formatStatuses, loadAverage, median, sleep } from '../lib/stats.ts';
 import { startReferenceProcess } from '../reference/process.ts';
+import { workersOf } from '../cash-out/trials.ts';
 
 const ROUNDS = Math.max(1, num('BENCH_ROUNDS', 3));
 const ACCOUNTS = num('BENCH_ACCOUNTS', 64);
@@ -71,7 +72,7 @@ async function start(pgs: BenchPostgres, side: string, cpuProfileDir?: string): 
     const accounts = await r.makeAccounts(LOAD.accounts, FUNDS, tokenLength);
     return { ...r, accounts, settle: async () => true, check: (created) => r.invariants(created.length) };
   }
-  const s = await startServiceProcess(pgs, { settlementDelayMs, workers: side === 'workers=1' ? 1 : undefined, ...(cpuProfileDir ? { cpuProfileDir } : {}) });
+  const s = await startServiceProcess(pgs, { settlementDelayMs, workers: workersOf(side), ...(cpuProfileDir ? { cpuProfileDir } : {}) });
   const accounts = await s.makeAccounts(LOAD.accounts, FUNDS);
   tokenLength = accounts[0]!.token.length;
   return { ...s, accounts, settle: () => s.waitSettled(), check: (created) => s.invariants(created) };
