@@ -4,9 +4,12 @@
  * (SIGKILL to its process group after a bound).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './pg-cluster.ts';
+import type { BenchPostgres } from './postgres.ts';
 import { sleep } from './stats.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -71,4 +74,36 @@ export async function startChild(options: ChildOptions) {
 /** This process's environment less the variables a benchmark sets or must not pass on. */
 export function inheritedEnv(cleared: readonly string[]): Record<string, string> {
   return Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !cleared.includes(k))) as Record<string, string>;
+}
+
+/**
+ * A program on a database of its own on the benchmark's server and a free loopback port, with a
+ * temp folder for its files and log; `release(keep)` stops it, removes the folder and (unless kept
+ * for reading its statistics) drops the database.
+ */
+export async function startOnDatabase(
+  pgs: BenchPostgres,
+  options: { prefix: string; entry: string; readyText: string; nodeFlags?: string[]; env: (d: { databaseUrl: string; port: number; folder: string }) => Record<string, string> },
+) {
+  const database = await pgs.createDatabase(options.prefix);
+  const folder = mkdtempSync(path.join(tmpdir(), `pix-${options.prefix}-`));
+  const port = await freePort();
+  const env = options.env({ databaseUrl: pgs.urlOf(database), port, folder });
+  const child = await startChild({ entry: options.entry, env, readyText: options.readyText, logPath: path.join(folder, 'output.log'), ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) }).catch(
+    async (error: unknown) => {
+      rmSync(folder, { recursive: true, force: true });
+      await pgs.dropDatabase(database);
+      throw error;
+    },
+  );
+  return {
+    database,
+    origin: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    async release(keep: boolean) {
+      await child.stop();
+      rmSync(folder, { recursive: true, force: true });
+      if (!keep) await pgs.dropDatabase(database);
+    },
+  };
 }

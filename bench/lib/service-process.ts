@@ -12,12 +12,8 @@
  * OBSERVER (not counted).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { adminClient } from './admin-client.ts';
-import { inheritedEnv, startChild } from './child.ts';
-import { freePort } from './pg-cluster.ts';
+import { inheritedEnv, startOnDatabase } from './child.ts';
 import type { BenchPostgres } from './postgres.ts';
 import { sleep } from './stats.ts';
 
@@ -34,37 +30,29 @@ export interface ServiceProcessOptions {
 const CLEARED = ['DATABASE_URL', 'TEST_DATABASE_URL', 'WORKERS', 'DB_POOL_SIZE', 'PORT', 'HOST', 'MODE', 'ADMIN_TOKEN', 'DATA_DIR', 'LOG_LEVEL', 'NODE_OPTIONS'];
 
 export async function startServiceProcess(pgs: BenchPostgres, options: ServiceProcessOptions) {
-  const database = await pgs.createDatabase('bench_svc');
-  const folder = mkdtempSync(path.join(tmpdir(), 'pix-bench-svc-'));
-  const port = await freePort();
   const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
-  const env = inheritedEnv(CLEARED);
-  Object.assign(env, {
-    DATABASE_URL: pgs.urlOf(database),
-    MODE: 'sandbox',
-    ADMIN_TOKEN: adminToken,
-    DATA_DIR: folder,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    SANDBOX_SETTLEMENT_DELAY_MS: String(options.settlementDelayMs),
-    ...(options.workers !== undefined ? { WORKERS: String(options.workers) } : {}),
-  });
-  const child = await startChild({
+  const run = await startOnDatabase(pgs, {
+    prefix: 'bench_svc',
     entry: 'src/main.ts',
-    env,
-    nodeFlags: options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
     readyText: 'running in SANDBOX mode',
-    logPath: path.join(folder, 'service.log'),
-  }).catch(async (error: unknown) => {
-    rmSync(folder, { recursive: true, force: true });
-    await pgs.dropDatabase(database);
-    throw error;
+    nodeFlags: options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
+    env: ({ databaseUrl, port, folder }) => ({
+      ...inheritedEnv(CLEARED),
+      DATABASE_URL: databaseUrl,
+      MODE: 'sandbox',
+      ADMIN_TOKEN: adminToken,
+      DATA_DIR: folder,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SANDBOX_SETTLEMENT_DELAY_MS: String(options.settlementDelayMs),
+      ...(options.workers !== undefined ? { WORKERS: String(options.workers) } : {}),
+    }),
   });
+  const { database, origin } = run;
   // With WORKERS > 1 the first worker prints the banner; let the others finish listening.
   if (options.workers !== 1) await sleep(1500);
 
-  const origin = `http://127.0.0.1:${port}`;
   const client = adminClient(origin, adminToken);
   const count = async (text: string) => Number((await pgs.query<{ n: string }>(text, [], database))[0]!.n);
 
@@ -72,7 +60,7 @@ export async function startServiceProcess(pgs: BenchPostgres, options: ServicePr
     origin,
     database,
     /** The tsx process (its child is node running the service; with WORKERS > 1, the cluster primary). */
-    pid: child.pid,
+    pid: run.pid,
     ...client,
     /** Waits (bounded) until every cash-out is settled and its event written. */
     async waitSettled(timeoutMs = 120_000): Promise<boolean> {
@@ -99,9 +87,7 @@ export async function startServiceProcess(pgs: BenchPostgres, options: ServicePr
     /** Stops the service (SIGTERM, as a supervisor does); `keep` leaves its database for reading. */
     async close(keep = false) {
       await client.close();
-      await child.stop();
-      rmSync(folder, { recursive: true, force: true });
-      if (!keep) await pgs.dropDatabase(database);
+      await run.release(keep);
     },
   };
 }
