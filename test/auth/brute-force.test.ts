@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { createContainer } from '../../src/container.ts';
+import { loadConfig } from '../../src/config.ts';
 import { addressKey, failureKeys } from '../../src/services/auth/failure-limits.ts';
+import { generateClientSecret } from '../../src/services/auth/secret-hash.ts';
+import { tokenWeakness } from '../../src/services/auth/token-strength.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 import { providerEnv } from '../provider-env.ts';
 import { certificate, client, register } from './auth-helpers.ts';
@@ -328,6 +331,21 @@ describe('several instances', () => {
     } finally {
       await app2.close();
     }
+  });
+});
+
+describe('secrets this service generates', () => {
+  // Their limits only shed the cost of wrong attempts: 128+ random bits cannot be guessed at 10 tries per 15 minutes.
+  it('a client secret carries 216 random bits; a generated admin token 192 and passes the production rule (>= 128 bits)', () => {
+    const secrets = Array.from({ length: 50 }, () => generateClientSecret());
+    for (const secret of secrets) expect(Buffer.from(secret, 'base64url')).toHaveLength(27);
+    expect(new Set(secrets).size).toBe(50);
+    const generated = loadConfig({ DATA_DIR: 'memory://' });
+    expect(generated.adminTokenGenerated).toBe(true);
+    expect(Buffer.from(generated.adminToken.replace(/^adm_/, ''), 'base64url')).toHaveLength(24);
+    expect(tokenWeakness(generated.adminToken)).toBeUndefined();
+    // The production rule estimates length x log2(distinct characters): under 128 is refused.
+    expect(tokenWeakness('Zq7xK2mR9vT4wB8Zq7xK2mR9vT4wB8Zq')).toMatch(/about 125 bits.*needs at least/);
   });
 });
 
