@@ -133,7 +133,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
   /** Failure limits (token routes, admin guard), in the database so every instance shares them; the sandbox never limits a loopback admin. */
-  const authFailures = createFailureLimits({ db, clock, loopbackAdminUnlimited: config.mode === 'sandbox' });
+  const authFailures = createFailureLimits({ db, clock, family: 'api', loopbackAdminUnlimited: config.mode === 'sandbox' });
   /** Verifies account access tokens; remembers still-active answers while the access lease allows. */
   const accountTokens = createBearerAuthenticator({ db, tokens, clock, trust: accessLease });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
@@ -210,7 +210,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
   const portalPeople = createPortalPeopleService({
-    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock }), publicBaseUrl: publicBaseUrl(config.publicHost),
+    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: publicBaseUrl(config.publicHost),
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [

@@ -226,6 +226,20 @@ describe('sliding windows', () => {
     await h.advance(300);
     expect((await own(x, x.clientSecret, '198.51.100.45')).statusCode).toBe(201);
   });
+
+  it("rows whose failures all left the window are deleted by later failures of the same family (a portal row, kept on real time, is not the API clock's to judge)", async () => {
+    const x = await client(h);
+    expect((await own(x, 'wrong-secret-value', '198.51.100.46')).statusCode).toBe(401);
+    const past = new Date(h.clock.now().getTime() - 3_600_000);
+    await h.c.db.insertInto('auth_failures').values({ key: 'portal:sign-in:not-the-api-clocks', failed_at: [past], expires_at: past }).execute();
+    await h.advance(901);
+    const y = await client(h);
+    expect((await own(y, 'wrong-secret-value', '198.51.100.47')).statusCode).toBe(401);
+    const left = (await h.c.db.selectFrom('auth_failures').select('key').execute()).map((r) => r.key);
+    expect(left).not.toContain(failureKeys.client(x.clientId).key);
+    expect(left).toContain(failureKeys.client(y.clientId).key);
+    expect(left).toContain('portal:sign-in:not-the-api-clocks');
+  });
 });
 
 describe('admin guard', () => {

@@ -24,7 +24,7 @@ DELETE FROM rate_limit_windows WHERE bucket LIKE 'auth-fail:%' OR bucket LIKE 'a
 -- newest `limit` times. A failure not admitted changes nothing (the attempt answers 429, and a
 -- request refused with 429 is not counted). Answers whether it was admitted and each key's times
 -- (epoch milliseconds, oldest first) after the call, for the Retry-After.
-CREATE FUNCTION record_auth_failure(p_keys text[], p_limits int[], p_deciding boolean[], p_now timestamptz, p_window_s int)
+CREATE FUNCTION record_auth_failure(p_keys text[], p_limits int[], p_deciding boolean[], p_now timestamptz, p_window_s int, p_family text)
 RETURNS TABLE (o_admitted boolean, o_key text, o_failures jsonb)
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -60,8 +60,12 @@ BEGIN
       FROM auth_failures f WHERE f.key = ANY (p_keys);
 
   -- Rows whose failures have all left their window, a few per failure: the table stays the size of
-  -- the last window's failing keys. Rows another failure holds are left for later.
+  -- the last window's failing keys. Only rows of the caller's family ('api:' keys run on the service
+  -- clock, 'portal:' keys on real time: one family's "now" says nothing about the other's rows).
+  -- Rows another failure holds are left for later.
   DELETE FROM auth_failures WHERE key IN (
-    SELECT key FROM auth_failures WHERE expires_at < p_now AND NOT (key = ANY (p_keys)) ORDER BY expires_at LIMIT 20 FOR UPDATE SKIP LOCKED);
+    SELECT key FROM auth_failures
+     WHERE expires_at < p_now AND starts_with(key, p_family || ':') AND NOT (key = ANY (p_keys))
+     ORDER BY expires_at LIMIT 20 FOR UPDATE SKIP LOCKED);
 END;
 $fn$;

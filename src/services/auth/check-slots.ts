@@ -36,7 +36,7 @@ interface Entry {
 
 export type SlotAnswer = { refused: true; times: Map<string, FailureTimes> } | { refused: false; release: (learned?: Map<string, FailureTimes>) => void };
 
-/** No slot freed in time (the checks ahead are stuck, e.g. recording into a database that stalls): 503. */
+/** No check of the keys ended in time (they are stuck, e.g. recording into a database that stalls): 503. */
 const slotWaitTimeout = (waitedMs: number) =>
   new DomainError('SERVICE_UNAVAILABLE', { retryAfterSeconds: 1 }, `No secret check could start within ${waitedMs} ms; retry shortly.`);
 
@@ -69,7 +69,9 @@ export function createCheckSlots(options: { now: () => number; windowMs: number;
    * `seen` holds the failure times the attempt's own look-up read.
    */
   async function enter(keys: readonly SlotKey[], seen: Map<string, FailureTimes>): Promise<SlotAnswer> {
-    const started = Date.now();
+    // The wait is bounded by progress: a check of these keys must end within maxWaitMs, however
+    // many end before a slot is ours (a hundred right secrets at once each wait for the ones ahead).
+    let progressAt = Date.now();
     for (const k of keys) {
       let entry = entries.get(k.key);
       if (!entry) entries.set(k.key, (entry = { running: 0, users: 0, times: [], waiters: new Set() }));
@@ -89,17 +91,19 @@ export function createCheckSlots(options: { now: () => number; windowMs: number;
           holding = true;
           return { refused: false, release: (learned) => release(keys, learned) };
         }
-        const left = options.maxWaitMs - (Date.now() - started);
+        const left = options.maxWaitMs - (Date.now() - progressAt);
         if (left <= 0) throw slotWaitTimeout(options.maxWaitMs);
-        await new Promise<void>((resolve) => {
-          const done = () => {
+        const woken = await new Promise<boolean>((resolve) => {
+          const done = (byCheck: boolean) => {
             clearTimeout(timer);
-            for (const s of state) s.entry.waiters.delete(done);
-            resolve();
+            for (const s of state) s.entry.waiters.delete(onCheckEnded);
+            resolve(byCheck);
           };
-          const timer = setTimeout(done, left);
-          for (const s of state) s.entry.waiters.add(done);
+          const onCheckEnded = () => done(true);
+          const timer = setTimeout(() => done(false), left);
+          for (const s of state) s.entry.waiters.add(onCheckEnded);
         });
+        if (woken) progressAt = Date.now();
       }
     } finally {
       if (!holding) for (const k of keys) leave(k.key);

@@ -59,15 +59,21 @@ const isLoopback = (ip: string) => ipaddr.isValid(ip) && ipaddr.process(ip).rang
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 const key = (name: string, rule: FailureRule): FailureKey => ({ key: name, limit: rule.limit });
 
+/**
+ * Which clock a key's times come from, as the first part of its name: `api` keys (token routes,
+ * admin guard) run on the service clock, `portal` keys on real time.
+ */
+export type FailureFamily = 'api' | 'portal';
+
 /** The counters, by what they count. */
 export const failureKeys = {
   /** A client id as written when it is a UUID (only a UUID can name a credential), else by its digest. */
-  client: (clientId: string) => key(`client:${isUuidV4(clientId) ? clientId.toLowerCase() : `sha256:${digest(clientId)}`}`, CLIENT_FAILURES),
-  certificate: (fingerprint: string) => key(`certificate:${fingerprint}`, CERTIFICATE_FAILURES),
-  tokenAddress: (ip: string) => key(`token-address:${addressKey(ip)}`, ADDRESS_FAILURES),
-  adminAddress: (ip: string) => key(`admin-address:${addressKey(ip)}`, ADMIN_ADDRESS_FAILURES),
+  client: (clientId: string) => key(`api:client:${isUuidV4(clientId) ? clientId.toLowerCase() : `sha256:${digest(clientId)}`}`, CLIENT_FAILURES),
+  certificate: (fingerprint: string) => key(`api:certificate:${fingerprint}`, CERTIFICATE_FAILURES),
+  tokenAddress: (ip: string) => key(`api:token-address:${addressKey(ip)}`, ADDRESS_FAILURES),
+  adminAddress: (ip: string) => key(`api:admin-address:${addressKey(ip)}`, ADMIN_ADDRESS_FAILURES),
   /** An e-mail is personal data: the counter holds a digest of it with the address. */
-  signIn: (email: string, ip: string) => key(`sign-in:${digest(`${email}\n${addressKey(ip)}`)}`, SIGN_IN_FAILURES),
+  signIn: (email: string, ip: string) => key(`portal:sign-in:${digest(`${email}\n${addressKey(ip)}`)}`, SIGN_IN_FAILURES),
 };
 
 /**
@@ -100,7 +106,7 @@ export function retryAfterSeconds(times: FailureTimes, limit: number, now: numbe
  *  - a right secret writes nothing: the read of its keys rides in its look-up statement.
  * `loopbackAdminUnlimited` (sandbox): a loopback caller's admin attempts are checked, never limited.
  */
-export function createFailureLimits(deps: { db: Kysely<DB>; clock: Clock; loopbackAdminUnlimited?: boolean; maxWaitMs?: number }) {
+export function createFailureLimits(deps: { db: Kysely<DB>; clock: Clock; family: FailureFamily; loopbackAdminUnlimited?: boolean; maxWaitMs?: number }) {
   const now = () => deps.clock.now().getTime();
   const slots = createCheckSlots({ now, windowMs: FAILURE_WINDOW_SECONDS * 1000, maxWaitMs: deps.maxWaitMs ?? 5_000 });
 
@@ -119,7 +125,7 @@ export function createFailureLimits(deps: { db: Kysely<DB>; clock: Clock; loopba
     const rows = await sql<{ o_admitted: boolean; o_key: string; o_failures: number[] }>`
       ${prepared('record_auth_failure')}SELECT o_admitted, o_key, o_failures FROM record_auth_failure(
         ${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.limit)}::int[], ${keys.map((k) => k.deciding)}::boolean[],
-        ${new Date(now())}::timestamptz, ${FAILURE_WINDOW_SECONDS}::int)`.execute(deps.db);
+        ${new Date(now())}::timestamptz, ${FAILURE_WINDOW_SECONDS}::int, ${deps.family}::text)`.execute(deps.db);
     return {
       admitted: rows.rows[0]?.o_admitted ?? false,
       times: new Map(rows.rows.map((r) => [r.o_key, r.o_failures.map(Number)])),
