@@ -202,6 +202,6 @@ export function tooManyFailures(retryAfterSeconds: number): DomainError {
   return new DomainError(
     'RATE_LIMITED',
     { retryAfterSeconds, hint: `Too many failed attempts; retry after ${retryAfterSeconds} s.` },
-    `Too many failed authentication attempts for this client or from this address; retry after ${retryAfterSeconds} seconds.`,
+    `Too many failed authentication attempts for this client, certificate or address; retry after ${retryAfterSeconds} seconds.`,
   );
 }
