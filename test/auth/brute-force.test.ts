@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { createContainer } from '../../src/container.ts';
@@ -319,6 +320,36 @@ describe('admin guard in production', () => {
     } finally {
       await p.close();
     }
+  });
+});
+
+describe('when the failure store cannot answer', () => {
+  it('a wrong secret whose failure cannot be recorded answers 503 (never a 401 that was not counted); the token route and admin guard 503 when the times cannot be read', async () => {
+    const x = await client(h);
+    const { id } = await h.createAccount();
+    await sql`ALTER FUNCTION record_auth_failure RENAME TO record_auth_failure_offline`.execute(h.c.db);
+    try {
+      const wrong = await own(x, 'wrong-secret-value', '198.51.100.60');
+      expect(wrong.statusCode).toBe(503);
+      expect(wrong.json()).toMatchObject({ code: 'PUB_AUTH_UPSTREAM_UNAVAILABLE' });
+      const wrongAdmin = await h.app.inject({ method: 'GET', url: `/admin/accounts/${id}`, remoteAddress: '192.0.2.80', headers: { authorization: 'Bearer not-the-admin-token' } });
+      expect(wrongAdmin.statusCode).toBe(503);
+      expect(Number(wrongAdmin.headers['retry-after'])).toBeGreaterThan(0);
+      // A right secret needs no record: served.
+      expect((await own(x, x.clientSecret, '198.51.100.60')).statusCode).toBe(201);
+    } finally {
+      await sql`ALTER FUNCTION record_auth_failure_offline RENAME TO record_auth_failure`.execute(h.c.db);
+    }
+    await sql`ALTER TABLE auth_failures RENAME TO auth_failures_offline`.execute(h.c.db);
+    try {
+      expect((await own(x, x.clientSecret, '198.51.100.60')).json()).toMatchObject({ code: 'PUB_AUTH_UPSTREAM_UNAVAILABLE' });
+      const admin = await h.app.inject({ method: 'GET', url: `/admin/accounts/${id}`, remoteAddress: '192.0.2.80', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(admin.statusCode).toBe(503);
+    } finally {
+      await sql`ALTER TABLE auth_failures_offline RENAME TO auth_failures`.execute(h.c.db);
+    }
+    expect((await own(x, x.clientSecret, '198.51.100.60')).statusCode).toBe(201);
+    expect(h.c.authFailures.checksInFlight()).toBe(0);
   });
 });
 
