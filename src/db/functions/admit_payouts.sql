@@ -1,6 +1,7 @@
--- admit_payouts: THE admission of payouts, server-side (issues 11 and 12): the only implementation of the fee,
--- limit, balance and duplicate rules, for a group-commit batch of many payouts or a batch of one,
--- in ONE call: outside a transaction a batch is one round trip and one commit.
+-- admit_payouts: THE admission of payouts, server-side (issues 11 and 12): the only implementation of
+-- the limit, balance and duplicate rules (the fee: the account's cash-out fee by pix_fee), for a
+-- group-commit batch of many payouts or a batch of one, in ONE call: outside a transaction a batch
+-- is one round trip and one commit.
 --   1. the limit counters (created when missing), then the accounts, locked in key order: the order
 --      every payout and settlement path takes them in;
 --   2. per item, in arrival order, the checks that need no running total: the account exists, the
@@ -81,8 +82,7 @@ BEGIN
       res_outcome[i] := 'NOT_FOUND';
       CONTINUE;
     END IF;
-    fee := (avail -> a_id::text ->> 'fee_cash_out_fixed')::bigint
-         + (amt * (avail -> a_id::text ->> 'fee_cash_out_percent_bp')::bigint + 5000) / 10000;
+    fee := pix_fee(amt, (avail -> a_id::text ->> 'fee_cash_out_fixed')::bigint, (avail -> a_id::text ->> 'fee_cash_out_percent_bp')::int);
     IF amt + fee > p_max_amount THEN
       res_outcome[i] := 'PIX_INVALID_AMOUNT';
     ELSIF (item->>'limited')::boolean AND amt > (avail -> a_id::text ->> 'limit_per_transaction')::bigint THEN
