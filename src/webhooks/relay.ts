@@ -15,8 +15,8 @@ export const USER_AGENT = 'pix-account-service-webhooks/1';
 
 /**
  * The headers of one attempt: JSON, the registration's own headers, then the signature and the W3C
- * `traceparent` (the event's trace id with a new span id per attempt; a fresh trace for an event
- * that has none).
+ * `traceparent` (the event's trace id with a new span id per attempt; an event older than migration
+ * 983 has none: the current request's trace, or a fresh one).
  */
 export function deliveryHeaders(input: {
   secret: string;
@@ -31,7 +31,7 @@ export function deliveryHeaders(input: {
   return {
     ...headers,
     ...signatureHeaders(input.secret, input.messageId, input.signedAt, input.body),
-    traceparent: outgoingTraceparent(input.traceId ?? undefined, undefined),
+    traceparent: outgoingTraceparent(input.traceId ?? undefined),
   };
 }
 
