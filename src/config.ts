@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { defaultWorkers } from './default-workers.ts';
 import { secretTokenProblem, secretTokenRule } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
@@ -40,7 +41,8 @@ export interface Config {
   readonly clientSecretHashKey: Buffer | undefined;
   /**
    * WORKERS: service processes sharing the port (node:cluster), each with its own pool, batcher and
-   * scheduler. Default: 1 on PGlite (one process only may open it), the number of cores on PostgreSQL.
+   * scheduler. Default: 1 on PGlite (one process only may open it); on PostgreSQL the number of cores,
+   * or half of them (at least 1) when the database runs on this host (src/default-workers.ts).
    */
   readonly workers: number;
   /** PIX_NETWORK: the simulator (sandbox mode) or an upstream provider (production mode). */
@@ -357,9 +359,9 @@ function providerConfig(env: Env, problems: Problems): ProviderConfig | undefine
   });
 }
 
-/** WORKERS: 1 with the embedded database (refused above 1), the number of cores on PostgreSQL. */
+/** WORKERS: 1 with the embedded database (refused above 1); on PostgreSQL see defaultWorkers(). */
 function workers(env: Env, databaseUrl: string | undefined): number {
-  const count = integer(env, 'WORKERS', databaseUrl ? availableParallelism() : 1, 1, 256);
+  const count = integer(env, 'WORKERS', databaseUrl ? defaultWorkers(availableParallelism(), databaseUrl) : 1, 1, 256);
   if (count > 1 && !databaseUrl) {
     throw new ConfigError(
       'WORKERS',

@@ -32,3 +32,6 @@ export function secretTokenProblem(token: string, mode: 'sandbox' | 'production'
   }
   return undefined;
 }
+
+/** Production's rule alone: why a token is too guessable there, or undefined. */
+export const tokenWeakness = (token: string): string | undefined => secretTokenProblem(token, 'production');
