@@ -7,6 +7,7 @@ import { createScheduler } from './jobs/scheduler.ts';
 import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
 import { checkLedger, createLedger } from './ledger/ledger.ts';
 import { createMetrics, observeRuntime } from './metrics.ts';
+import { registerBacklogMetrics } from './observability/backlog.ts';
 import type { PixNetwork } from './network/pix-network.ts';
 import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
@@ -160,6 +161,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
+  registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
   registerRefundHooks(settlement);
