@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { tokenWeakness } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
+import { DatabaseUrlError, parseWriterUrl } from './db/database-url.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
 export interface Config {
@@ -11,6 +12,7 @@ export interface Config {
   readonly publicHost: string;
   /** The service's public base URL (`PUBLIC_URL`): token `iss`, OAuth discovery, OpenAPI `servers`. */
   readonly publicUrl: string;
+  /** One host, or several in libpq's form (`postgres://u@h1:5432,h2:5433/db?target_session_attrs=read-write`). */
   readonly databaseUrl: string | undefined;
   /** A folder, or `memory://` to keep nothing. */
   readonly dataDir: string;
@@ -41,6 +43,11 @@ export interface Config {
    * scheduler. Default: 1 on PGlite (one process only may open it), the number of cores on PostgreSQL.
    */
   readonly workers: number;
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM, how long the service keeps serving with /ready answering 503
+   * (so a load balancer stops sending) before it stops accepting. 5000 in production, 0 in sandbox.
+   */
+  readonly shutdownDelayMs: number;
   /** PIX_NETWORK: the simulator (sandbox mode) or an upstream provider (production mode). */
   readonly pixNetwork: 'sandbox' | 'provider';
   /** The upstream provider's connection (PROVIDER_*), set exactly when `pixNetwork` is `provider`. */
@@ -133,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
   }
+  if (databaseUrl !== undefined) databaseUrlOk(databaseUrl);
   let adminToken = env.ADMIN_TOKEN || '';
   let adminTokenGenerated = false;
   if (adminToken === '') {
@@ -191,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: trustedProxies(env, mode, tls),
     clientSecretHashKey: clientSecretHashKey(env),
     workers: workers(env, databaseUrl),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', mode === 'production' ? 5_000 : 0, 0, 600_000),
     pixNetwork,
     provider,
   });
@@ -255,6 +264,16 @@ function providerConfig(env: Env): ProviderConfig {
     webhookSecret,
     reconcileAfterS: integer(env, 'PROVIDER_RECONCILE_AFTER_S', 60, 1, 86_400),
   });
+}
+
+/** DATABASE_URL's host list and target_session_attrs (libpq's multi-host form), read as the pool will. */
+function databaseUrlOk(url: string) {
+  try {
+    parseWriterUrl(url);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError('DATABASE_URL', error.message);
+    throw error;
+  }
 }
 
 /** WORKERS: 1 with the embedded database (refused above 1), the number of cores on PostgreSQL. */
