@@ -95,7 +95,7 @@ describe('SIGTERM: drain, then close (issue 25 item 2)', () => {
 
   it('production default: /ready 503 at once, still serving for 5 s, then refusing new connections, Connection: close on the last answer, exit 0 with the closing line', async () => {
     // SHUTDOWN_DELAY_MS unset: production's default (5000).
-    service = await startInstance('drain', '', { DATA_DIR: 'memory://', SHUTDOWN_DELAY_MS: '' });
+    service = await startInstance('drain', '', { DATA_DIR: 'memory://', ALLOW_EMBEDDED_DATABASE: 'true', SHUTDOWN_DELAY_MS: '' });
     const { port } = service;
     const kept = keepAliveConnection(port);
     expect((await kept.get('/ready')).status).toBe(200);
