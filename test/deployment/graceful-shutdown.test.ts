@@ -148,5 +148,5 @@ describe('SIGTERM: drain, then close (issue 25 item 2)', () => {
     expect(at('no longer accepting connections')).toBeGreaterThan(at('draining'));
     expect(at('shutdown complete')).toBeGreaterThan(at('no longer accepting connections'));
     expect(lines[at('shutdown complete')]).toMatchObject({ level: 30, signal: 'SIGTERM' });
-  }, 60_000);
+  }, 180_000);
 });
