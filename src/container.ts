@@ -51,6 +51,7 @@ import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
 import { createAuditLog } from './services/audit/audit-log.ts';
+import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
 import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
 
@@ -293,6 +294,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     accessLease,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
+    /** Graceful shutdown's stage (src/http/drain.ts): GET /ready and every answer read it; main.ts moves it. */
+    drain: createDrainState(),
     start() {
       for (const worker of background) worker.start();
     },
