@@ -104,11 +104,13 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 }
 
 /**
- * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
- * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
+ * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix), in every
+ * absolute URL the service writes (invitations, token `iss`, discovery, the start-up banner); defaults
+ * to `PUBLIC_HOST` over the scheme this process serves (https with TLS_CERT_FILE). Normalised without a
+ * trailing slash, so `iss` compares exactly (RFC 8414).
  */
-function publicUrlOf(raw: string | undefined, publicHost: string): string {
-  if (raw === undefined || raw === '') return `http://${publicHost}`;
+function publicUrlOf(raw: string | undefined, publicHost: string, tls: boolean): string {
+  if (raw === undefined || raw === '') return `${tls ? 'https' : 'http'}://${publicHost}`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -157,12 +159,12 @@ export function loadConfig(env: Env = process.env): Config {
     const weakness = mode === 'production' ? tokenWeakness(metricsToken) : metricsToken.length < 16 ? 'must be at least 16 characters long' : undefined;
     if (weakness) throw new ConfigError('METRICS_TOKEN', weakness);
   }
-  const publicUrl = publicUrlOf(env.PUBLIC_URL, publicHost);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   const tls = tlsConfig(env);
+  const publicUrl = publicUrlOf(env.PUBLIC_URL, publicHost, tls !== undefined);
   const pixNetwork = pixNetworkOf(env, mode);
   const provider = pixNetwork === 'provider' ? providerConfig(env) : undefined;
   if (provider && (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '')) {

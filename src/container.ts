@@ -209,7 +209,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
-  const portalPeople = createPortalPeopleService({ db, clock: systemClock, accounts, audit, rateLimiter, publicBaseUrl: publicBaseUrl(config.publicHost) });
+  const portalPeople = createPortalPeopleService({ db, clock: systemClock, accounts, audit, rateLimiter, publicBaseUrl: config.publicUrl });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     // Stopped after the scheduler (close runs this list backwards): the provider's HTTP client.
@@ -298,11 +298,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await database.close();
     },
   };
-}
-
-/** Loopback hosts are reached over plain HTTP (the sandbox); anything else over HTTPS. */
-function publicBaseUrl(host: string): string {
-  return /^(127\.|localhost(:|$)|\[::1\])/.test(host) ? `http://${host}` : `https://${host}`;
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;
