@@ -6,6 +6,7 @@ import { createContainer, type Container } from './container.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { reloadCertificatesOnSighup } from './http/tls.ts';
 import { serveClusterMetrics } from './metrics-cluster.ts';
+import { keepGeneratedAdminToken } from './services/sandbox/admin-token.ts';
 import { ensureDemoAccount, printDemo } from './services/sandbox/demo-account.ts';
 
 /**
@@ -28,7 +29,8 @@ const PRIMARY_SHUTDOWN_MS = SHUTDOWN_MS + 2_000;
 const BROADCAST_MS = 2_000;
 
 async function main() {
-  const config = loadConfig();
+  // Before any fork: every worker must get the one token kept in DATA_DIR.
+  const config = keepGeneratedAdminToken(loadConfig());
   if (cluster.isPrimary && config.workers > 1) return runPrimary(config);
   return runService(config);
 }
