@@ -135,6 +135,23 @@ function webhookRegistrationKeyword(rule: { mode: Mode }, data: Record<string, u
   return false;
 }
 
+/**
+ * `x-one-of-fields: [name, alias]` on an object: exactly one of the two fields (a field and its older
+ * alias): neither is "name is required", both names the alias. The OpenAPI document states the same
+ * rule as a standard `oneOf` of two `required` lists (src/http/openapi/document.ts).
+ */
+function oneOfFieldsKeyword(fields: [string, string], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }): boolean {
+  const [name, alias] = fields;
+  const present = fields.filter((f) => data[f] !== undefined);
+  if (present.length === 1) return true;
+  const error: ErrorObject =
+    present.length === 0
+      ? { keyword: 'x-one-of-fields', instancePath: `${cxt?.instancePath ?? ''}/${name}`, schemaPath: '', params: {}, message: `is required (${alias} is accepted as its alias)` }
+      : { keyword: 'x-one-of-fields', instancePath: `${cxt?.instancePath ?? ''}/${alias}`, schemaPath: '', params: {}, message: `must not be sent with ${name} (it is an alias of ${name}: send one of them)` };
+  (oneOfFieldsKeyword as { errors?: ErrorObject[] }).errors = [error];
+  return false;
+}
+
 /** Any ajv instance (draft-07 or 2020-12): only its format and keyword registries are used. */
 export type FormatRegistry = Pick<Ajv, 'addFormat' | 'addKeyword'>;
 
@@ -142,4 +159,5 @@ export function addFormatChecks(ajv: FormatRegistry): void {
   for (const [name, check] of Object.entries(formatChecks)) ajv.addFormat(name, { type: 'string', validate: check.validate });
   ajv.addKeyword({ keyword: 'x-pix-key', type: 'object', schemaType: 'object', errors: true, validate: pixKeyKeyword as never });
   ajv.addKeyword({ keyword: 'x-webhook-registration', type: 'object', schemaType: 'object', errors: true, validate: webhookRegistrationKeyword as never });
+  ajv.addKeyword({ keyword: 'x-one-of-fields', type: 'object', schemaType: 'array', errors: true, validate: oneOfFieldsKeyword as never });
 }

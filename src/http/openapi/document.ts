@@ -134,6 +134,9 @@ function documentFormats(document: Record<string, unknown>): Record<string, unkn
       out.pattern ??= '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
     }
     if (out.format === 'money' && typeof out.description !== 'string') out.description = 'BRL, at most 2 decimals (format money)';
+    // A field and its alias, exactly one of them (validated by the keyword of that name), in standard terms.
+    const oneOfFields = out['x-one-of-fields'];
+    if (Array.isArray(oneOfFields) && out.oneOf === undefined) out.oneOf = oneOfFields.map((field) => ({ required: [field] }));
     return out;
   };
   return visit(document) as Record<string, unknown>;

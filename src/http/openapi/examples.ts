@@ -65,7 +65,7 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
     responses: { 201: { id: 2, name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL', pixKey: EVP, createdAt: AT } },
   },
   createDeposit: {
-    request: { accountId: 2, amount: 1000.0, payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
+    request: { accountId: 2, value: 1000.0, payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
   },
   registerAccountWebhook: {
     request: { eventType: 'cash_in', url: 'https://example.com/pix/webhooks', headers: [{ key: 'x-api-key', value: 'my-receiver-key' }] },
