@@ -30,7 +30,7 @@ export function portalHttpClient(baseUrl: string, options: { lang?: string } = {
     const res = await fetch(baseUrl + request.url, {
       method: request.method,
       headers: request.headers,
-      ...(request.payload !== undefined ? { body: request.payload } : {}),
+      ...(request.payload !== undefined ? { body: typeof request.payload === 'string' ? request.payload : new Uint8Array(request.payload) } : {}),
       redirect: 'manual',
       signal: AbortSignal.timeout(30_000),
     });
