@@ -3,7 +3,7 @@ import { maskDocument } from '../../src/domain/documents.ts';
 import { syntheticHolder } from '../../src/network/sandbox/key-directory.ts';
 import { cnpj, cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
-import { portalClient, signedInMember } from './portal-client.ts';
+import { detailText, payoutConfirmationForm, portalClient, signedInMember } from './portal-client.ts';
 
 /**
  * Issue 21 item 1, sandbox: "Send a PIX" in the portal to keys nobody registered, of all five types
@@ -22,12 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The hidden and visible inputs of the confirmation form, as a browser would post them. */
-function confirmationForm(html: string): Record<string, string> {
-  const form = html.slice(html.indexOf('action="/portal/payouts"'));
-  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
-}
-const textOf = (html: string, id: string) => new RegExp(`id="${id}">(.*?)</dd>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '');
 
 const CPF_KEY = cpf(771);
 const CNPJ_KEY = cnpj(772);
@@ -46,17 +40,17 @@ describe('portal payouts to keys never registered, all five key types (sandbox)'
       const before = await h.balance(accountId);
       const review = await member.post('/portal/payouts/review', { ...form, amount: '12,34', description: `Teste ${dict.type}` });
       expect(review.statusCode, review.body).toBe(200);
-      expect(textOf(review.body, 'holder-name')).toBe(expected.name);
-      expect(textOf(review.body, 'holder-bank')).toBe(expected.bank.name);
+      expect(detailText(review.body, 'holder-name')).toBe(expected.name);
+      expect(detailText(review.body, 'holder-bank')).toBe(expected.bank.name);
       // A document key's holder has that document; the others' the directory does not give: said so, never blank.
-      expect(textOf(review.body, 'holder-document')).toBe(document ?? 'Not given by the key directory');
+      expect(detailText(review.body, 'holder-document')).toBe(document ?? 'Not given by the key directory');
       expect(review.body).not.toMatch(/<dd[^>]*>\s*<\/dd>/);
       // Nothing asked of the member in the sandbox, and no holder's document travels in the page.
       expect(review.body).not.toContain('name="document"');
       expect(review.body).not.toContain('holderDocument');
       expect(await h.balance(accountId)).toEqual(before);
 
-      const sent = await member.post('/portal/payouts', confirmationForm(review.body));
+      const sent = await member.post('/portal/payouts', payoutConfirmationForm(review.body));
       expect(sent.statusCode, sent.body.slice(0, 500)).toBe(303);
       const transactionId = String(sent.headers.location).split('/').pop()!;
       const pending = await member.get(String(sent.headers.location));
@@ -78,10 +72,10 @@ describe('portal payouts: registered and on-us keys keep their checks', () => {
     const doc = cpf(4242);
     expect((await h.admin('POST', '/sandbox/dict/keys', { key: 'joana@fornecedor.example', keyType: 'EMAIL', name: 'Joana Fornecedora', document: doc, ispb: '60746948' })).statusCode).toBe(201);
     const review = await member.post('/portal/payouts/review', { keyType: 'EMAIL', key: 'joana@fornecedor.example', amount: '5,00', description: '' });
-    expect(textOf(review.body, 'holder-name')).toBe('Joana Fornecedora');
-    expect(textOf(review.body, 'holder-document')).toBe(maskDocument(doc));
+    expect(detailText(review.body, 'holder-name')).toBe('Joana Fornecedora');
+    expect(detailText(review.body, 'holder-document')).toBe(maskDocument(doc));
     expect(review.body).not.toContain(doc);
-    const sent = await member.post('/portal/payouts', confirmationForm(review.body));
+    const sent = await member.post('/portal/payouts', payoutConfirmationForm(review.body));
     expect(sent.statusCode).toBe(303);
     await h.advance(2);
     const row = await h.c.db.selectFrom('transactions').selectAll().where('transaction_id', '=', String(sent.headers.location).split('/').pop()!).executeTakeFirstOrThrow();
@@ -106,9 +100,9 @@ describe('portal payouts: registered and on-us keys keep their checks', () => {
   it("an on-us key (another account of this service) is paid at once, to that account's name and document", async () => {
     const other = await h.createAccount({ name: 'Mercado Vizinho', document: cnpj(9911) });
     const review = await member.post('/portal/payouts/review', { keyType: 'RANDOM', key: other.pixKey, amount: '3,00', description: '' });
-    expect(textOf(review.body, 'holder-name')).toBe('Mercado Vizinho');
-    expect(textOf(review.body, 'holder-document')).toBe(maskDocument(cnpj(9911)));
-    const sent = await member.post('/portal/payouts', confirmationForm(review.body));
+    expect(detailText(review.body, 'holder-name')).toBe('Mercado Vizinho');
+    expect(detailText(review.body, 'holder-document')).toBe(maskDocument(cnpj(9911)));
+    const sent = await member.post('/portal/payouts', payoutConfirmationForm(review.body));
     expect(sent.statusCode).toBe(303);
     const row = await h.c.db.selectFrom('transactions').selectAll().where('transaction_id', '=', String(sent.headers.location).split('/').pop()!).executeTakeFirstOrThrow();
     expect(row.status).toBe('CONFIRMED');

@@ -138,3 +138,12 @@ export async function signedInMember(h: Harness, accountId: number, email = `mem
   await client.signIn(email, 'a long enough password');
   return client;
 }
+
+/** The confirmation's form of "Send a PIX" (its hidden inputs), as a browser would post it. */
+export function payoutConfirmationForm(html: string): Record<string, string> {
+  const form = html.slice(html.indexOf('action="/portal/payouts"'));
+  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
+}
+
+/** The text of a `<dd id=...>` of a page (tags dropped). */
+export const detailText = (html: string, id: string) => new RegExp(`id="${id}">(.*?)</dd>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '');

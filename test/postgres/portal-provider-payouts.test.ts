@@ -3,7 +3,7 @@ import { maskDocument } from '../../src/domain/documents.ts';
 import type { DictKey } from '../../src/domain/pix-keys.ts';
 import { syntheticHolder } from '../../src/network/sandbox/key-directory.ts';
 import { cnpj, cpf } from '../factories.ts';
-import { portalHttpClient } from '../portal/portal-client.ts';
+import { detailText, payoutConfirmationForm, portalHttpClient } from '../portal/portal-client.ts';
 import { asAdmin, call, customerOfA, expectBooksAgree, startWorld, waitFor, type World } from './provider-kit.ts';
 
 /**
@@ -40,11 +40,6 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => w?.close(), 60_000);
 
-const textOf = (html: string, id: string) => new RegExp(`id="${id}">(.*?)</dd>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '');
-function confirmationForm(html: string): Record<string, string> {
-  const form = html.slice(html.indexOf('action="/portal/payouts"'));
-  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
-}
 
 const KEYS: Array<{ keyType: string; key: string; dict: DictKey }> = [
   { keyType: 'EMAIL', key: 'loja.destino@pagamentos.example', dict: { type: 'EMAIL', normalized: 'loja.destino@pagamentos.example' } },
@@ -59,13 +54,13 @@ describe('A (production) pays from its portal through B (the provider)', { timeo
     it(`${dict.type} key never registered at B: review, confirm, CONFIRMED, and B's answer fills in the receiver`, async () => {
       const review = await member.post('/portal/payouts/review', { keyType, key, amount: '10,00', description: `Portal ${dict.type}` });
       expect(review.statusCode, review.body.slice(0, 400)).toBe(200);
-      expect(textOf(review.body, 'holder-name')).toBe('Not known until the payment settles');
-      expect(textOf(review.body, 'holder-bank')).toBe('Not known until the payment settles');
+      expect(detailText(review.body, 'holder-name')).toBe('Not known until the payment settles');
+      expect(detailText(review.body, 'holder-bank')).toBe('Not known until the payment settles');
       const documentKey = dict.type === 'CPF' || dict.type === 'CNPJ';
       const document = documentKey ? key : cpf(7700 + i);
-      const form = confirmationForm(review.body);
+      const form = payoutConfirmationForm(review.body);
       if (documentKey) {
-        expect(textOf(review.body, 'holder-document')).toBe(maskDocument(key));
+        expect(detailText(review.body, 'holder-document')).toBe(maskDocument(key));
         expect(review.body).not.toContain('name="document"');
       } else {
         expect(review.body).toContain('name="document"');

@@ -5,7 +5,7 @@ import { cents } from '../../../src/domain/money.ts';
 import { signatureHeaders } from '../../../src/webhooks/signature.ts';
 import { cnpj, cpf } from '../../factories.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../../harness.ts';
-import { portalClient, signedInMember } from '../../portal/portal-client.ts';
+import { detailText, payoutConfirmationForm, portalClient, signedInMember } from '../../portal/portal-client.ts';
 import { providerEnv, TEST_PROVIDER_WEBHOOK_SECRET } from '../../provider-env.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 
@@ -47,11 +47,6 @@ async function notice(payload: Record<string, unknown>) {
   });
   expect(res.statusCode, res.body).toBeLessThan(300);
 }
-const textOf = (html: string, id: string) => new RegExp(`id="${id}">(.*?)</dd>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '');
-function confirmationForm(html: string): Record<string, string> {
-  const form = html.slice(html.indexOf('action="/portal/payouts"'));
-  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
-}
 const row = (transactionId: string) => h.c.db.selectFrom('transactions').selectAll().where('transaction_id', '=', transactionId).executeTakeFirstOrThrow();
 
 const KEYS = [
@@ -69,12 +64,12 @@ describe('portal payouts through the provider adapter (production mode)', () => 
     it(`${key.keyType} ${key.key}: "not known until the payment settles", ${asked ? 'the CPF or CNPJ asked' : 'the key as the document'}, a valid cash-out sent, the receiver filled in by the CashOut notice`, async () => {
       const review = await member.post('/portal/payouts/review', { keyType: key.keyType, key: key.key, amount: '10,00', description: 'Fornecedor' });
       expect(review.statusCode, review.body.slice(0, 300)).toBe(200);
-      expect(textOf(review.body, 'holder-name')).toBe('Not known until the payment settles');
-      expect(textOf(review.body, 'holder-bank')).toBe('Not known until the payment settles');
+      expect(detailText(review.body, 'holder-name')).toBe('Not known until the payment settles');
+      expect(detailText(review.body, 'holder-bank')).toBe('Not known until the payment settles');
       expect(review.body).not.toMatch(/<dd[^>]*>\s*<\/dd>/);
-      const form = confirmationForm(review.body);
+      const form = payoutConfirmationForm(review.body);
       if (!asked) {
-        expect(textOf(review.body, 'holder-document')).toBe(maskDocument(key.key));
+        expect(detailText(review.body, 'holder-document')).toBe(maskDocument(key.key));
         expect(review.body).not.toContain('name="document"');
         const sent = await member.post('/portal/payouts', form);
         expect(sent.statusCode, sent.body.slice(0, 500)).toBe(303);
@@ -130,7 +125,7 @@ describe('portal payouts through the provider adapter (production mode)', () => 
 
   it('a payout whose notice never comes: reconciliation asks the provider, and its status answer fills in the receiver', async () => {
     const review = await member.post('/portal/payouts/review', { keyType: 'EMAIL', key: 'sem.aviso@pagamentos.example', amount: '7,00', description: '' });
-    const sent = await member.post('/portal/payouts', { ...confirmationForm(review.body), document: cpf(999), name: '' });
+    const sent = await member.post('/portal/payouts', { ...payoutConfirmationForm(review.body), document: cpf(999), name: '' });
     expect(sent.statusCode).toBe(303);
     const transactionId = String(sent.headers.location).split('/').pop()!;
     await h.runJobs();
