@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
   /** False when the registration was disabled or deleted after the event fanned out. */
   active: boolean;
   secret: string | null;
+  /** The event's W3C trace id (null on events older than migration 983). */
+  traceId: string | null;
 }
 
 export interface DeliveryResult {
@@ -80,6 +82,7 @@ export const deliveriesRepo = {
       headers: WebhookHeader[] | string;
       active: boolean;
       secret: string | null;
+      trace_id: string | null;
     }>`
       WITH due AS (
         SELECT id FROM webhook_deliveries
@@ -96,7 +99,7 @@ export const deliveriesRepo = {
       )
       SELECT c.id, c.attempts, c.account_id, c.event_id, c.webhook_id,
              e.event_id AS message_id, COALESCE(e.body, e.payload::text) AS body,
-             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active, s.secret
+             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active, s.secret, e.trace_id
         FROM claimed c
         JOIN events e ON e.id = c.event_id
         JOIN webhooks w ON w.id = c.webhook_id
@@ -115,6 +118,7 @@ export const deliveriesRepo = {
       headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as WebhookHeader[]) : r.headers,
       active: r.active,
       secret: r.secret,
+      traceId: r.trace_id,
     }));
   },
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { TEST_PROVIDER_CERT_FILE, TEST_PROVIDER_KEY_FILE } from '../provider-env.ts';
 import { portalClient, signedInOperator } from './portal-client.ts';
 
 /**
@@ -53,7 +54,7 @@ describe('PUBLIC_URL, read once for every absolute URL', () => {
   it('a path prefix is kept; without PUBLIC_URL the scheme is the one this process serves', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://example.com/pix/' }).publicUrl).toBe('https://example.com/pix');
     expect(loadConfig({ PORT: '4711' }).publicUrl).toBe('http://127.0.0.1:4711');
-    expect(loadConfig({ PORT: '4711', TLS_CERT_FILE: '/tls/cert.pem', TLS_KEY_FILE: '/tls/key.pem' }).publicUrl).toBe('https://127.0.0.1:4711');
+    expect(loadConfig({ PORT: '4711', TLS_CERT_FILE: TEST_PROVIDER_CERT_FILE, TLS_KEY_FILE: TEST_PROVIDER_KEY_FILE }).publicUrl).toBe('https://127.0.0.1:4711');
   });
 
   it('a prefixed PUBLIC_URL prefixes the invitation link', async () => {

@@ -41,7 +41,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     if (!tx) throw new DomainError('WEBHOOK_TRANSACTION_NOT_FOUND', undefined, `Transaction ${identifier} not found`);
     const event = await db
       .selectFrom('events')
-      .select(['id', 'event_id', 'type', 'body', 'payload'])
+      .select(['id', 'event_id', 'type', 'body', 'payload', 'trace_id'])
       .where('transaction_id', '=', tx.id)
       .where('account_id', '=', accountId)
       .orderBy('id', 'desc')
@@ -64,7 +64,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     const sentAt = clock.now();
     const attempts = await Promise.all(
       targets.map(async (target) => {
-        const headers = deliveryHeaders({ secret, messageId: event.event_id, body, custom: target.headers, signedAt: deps.signingClock.now() });
+        const headers = deliveryHeaders({ secret, messageId: event.event_id, body, custom: target.headers, signedAt: deps.signingClock.now(), traceId: event.trace_id });
         return { target, result: await deps.transport.send({ url: target.url, body, headers }) };
       }),
     );
