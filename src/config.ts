@@ -183,11 +183,13 @@ function checkKeyPair(problems: Problems, certVariable: string, keyVariable: str
 }
 
 /**
- * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
- * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
+ * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix), in every
+ * absolute URL the service writes (invitations, token `iss`, discovery, the start-up banner); defaults
+ * to `PUBLIC_HOST` over the scheme this process serves (https with TLS_CERT_FILE). Normalised without a
+ * trailing slash, so `iss` compares exactly (RFC 8414).
  */
-function publicUrlOf(raw: string | undefined, publicHost: string): string {
-  if (raw === undefined || raw === '') return `http://${publicHost}`;
+function publicUrlOf(raw: string | undefined, publicHost: string, tls: boolean): string {
+  if (raw === undefined || raw === '') return `${tls ? 'https' : 'http'}://${publicHost}`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -246,12 +248,12 @@ export function loadConfig(env: Env = process.env): Config {
       if (weakness) problems.add('METRICS_TOKEN', weakness);
     }
   }
-  const publicUrl = problems.take(() => publicUrlOf(env.PUBLIC_URL, publicHost), `http://${publicHost}`);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.add('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   const tls = tlsConfig(env, problems);
+  const publicUrl = problems.take(() => publicUrlOf(env.PUBLIC_URL, publicHost, tls !== undefined), `http://${publicHost}`);
   const pixNetwork = problems.take(() => pixNetworkOf(env, mode), undefined);
   const provider = pixNetwork === 'provider' ? providerConfig(env, problems) : undefined;
   if (pixNetwork === 'provider' && (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '')) {

@@ -213,7 +213,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
   const portalPeople = createPortalPeopleService({
-    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: publicBaseUrl(config.publicHost),
+    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: config.publicUrl,
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
@@ -305,11 +305,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await database.close();
     },
   };
-}
-
-/** Loopback hosts are reached over plain HTTP (the sandbox); anything else over HTTPS. */
-function publicBaseUrl(host: string): string {
-  return /^(127\.|localhost(:|$)|\[::1\])/.test(host) ? `http://${host}` : `https://${host}`;
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;

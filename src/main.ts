@@ -7,6 +7,7 @@ import { DataDirLockedError } from './db/database.ts';
 import { drainConnections, trackHttp2Sessions } from './http/drain.ts';
 import { reloadCertificatesOnSighup } from './http/tls.ts';
 import { serveClusterMetrics } from './metrics-cluster.ts';
+import { keepGeneratedAdminToken } from './services/sandbox/admin-token.ts';
 import { ensureDemoAccount, printDemo } from './services/sandbox/demo-account.ts';
 
 /**
@@ -34,7 +35,8 @@ const primaryShutdownBoundMs = (config: Config) => shutdownBoundMs(config) + 2_0
 const BROADCAST_MS = 2_000;
 
 async function main() {
-  const config = loadConfig();
+  // Before any fork: every worker must get the one token kept in DATA_DIR.
+  const config = keepGeneratedAdminToken(loadConfig());
   if (cluster.isPrimary && config.workers > 1) return runPrimary(config);
   return runService(config);
 }
