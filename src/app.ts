@@ -49,6 +49,10 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     ...(httpsServerOptions(c.config.tls) as object),
     // One compact access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // Shutdown: a request that still reaches the app while it closes (on a connection opened before)
+    // is served, with Connection: close, not refused with a bare 503; main.ts has already stopped
+    // accepting connections and /ready has been saying 503 since SIGTERM (src/http/drain.ts).
+    return503OnClosing: false,
     ajv: { customOptions: { allErrors: true } },
     // Answers are serialized by fast-json-stringify, whose ajv picks among anyOf branches: it knows our
     // formats exist (answers are checked against them by the suite, not on every response).
@@ -74,16 +78,17 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     reply.header('x-request-id', request.id);
     noteClient(request, c.config.tls !== undefined);
   });
-  // Graceful shutdown: once the app is closing, an HTTP/1.x answer (a request that was in flight)
-  // ends its keep-alive connection, so the drained connection closes with it instead of holding the
-  // exit until the 10 s bound (a front proxy keeps idle upstream connections open).
+  // Graceful shutdown (src/http/drain.ts): once the service stops accepting connections, or the app
+  // is closing, an HTTP/1.x answer ends its keep-alive connection, so the drained connection closes
+  // with it instead of holding the exit until the bound (a front proxy keeps idle upstream
+  // connections open).
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
+    if ((closing || c.drain.closing) && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
     done(null, payload);
   });
   // A POST, PUT or PATCH sent without a body is judged as an empty object: required fields are then

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { defaultWorkers } from './default-workers.ts';
 import { secretTokenProblem, secretTokenRule } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
+import { DatabaseUrlError, parseWriterUrl } from './db/database-url.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
 export interface Config {
@@ -14,6 +15,7 @@ export interface Config {
   readonly publicHost: string;
   /** The service's public base URL (`PUBLIC_URL`): token `iss`, OAuth discovery, OpenAPI `servers`. */
   readonly publicUrl: string;
+  /** One host, or several in libpq's form (`postgres://u@h1:5432,h2:5433/db?target_session_attrs=read-write`). */
   readonly databaseUrl: string | undefined;
   /** A folder, or `memory://` to keep nothing. */
   readonly dataDir: string;
@@ -45,6 +47,11 @@ export interface Config {
    * or half of them (at least 1) when the database runs on this host (src/default-workers.ts).
    */
   readonly workers: number;
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM, how long the service keeps serving with /ready answering 503
+   * (so a load balancer stops sending) before it stops accepting. 5000 in production, 0 in sandbox.
+   */
+  readonly shutdownDelayMs: number;
   /** PIX_NETWORK: the simulator (sandbox mode) or an upstream provider (production mode). */
   readonly pixNetwork: 'sandbox' | 'provider';
   /** The upstream provider's connection (PROVIDER_*), set exactly when `pixNetwork` is `provider`. */
@@ -176,11 +183,13 @@ function checkKeyPair(problems: Problems, certVariable: string, keyVariable: str
 }
 
 /**
- * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
- * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
+ * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix), in every
+ * absolute URL the service writes (invitations, token `iss`, discovery, the start-up banner); defaults
+ * to `PUBLIC_HOST` over the scheme this process serves (https with TLS_CERT_FILE). Normalised without a
+ * trailing slash, so `iss` compares exactly (RFC 8414).
  */
-function publicUrlOf(raw: string | undefined, publicHost: string): string {
-  if (raw === undefined || raw === '') return `http://${publicHost}`;
+function publicUrlOf(raw: string | undefined, publicHost: string, tls: boolean): string {
+  if (raw === undefined || raw === '') return `${tls ? 'https' : 'http'}://${publicHost}`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -205,6 +214,8 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.add('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  } else if (databaseUrl !== undefined) {
+    problems.take(() => databaseUrlOk(databaseUrl), undefined);
   }
   const allowEmbeddedDatabase = problems.take(() => boolean(env, 'ALLOW_EMBEDDED_DATABASE', false), false);
   if (mode === 'production' && databaseUrl === undefined && !allowEmbeddedDatabase) {
@@ -237,12 +248,12 @@ export function loadConfig(env: Env = process.env): Config {
       if (weakness) problems.add('METRICS_TOKEN', weakness);
     }
   }
-  const publicUrl = problems.take(() => publicUrlOf(env.PUBLIC_URL, publicHost), `http://${publicHost}`);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.add('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
   const tls = tlsConfig(env, problems);
+  const publicUrl = problems.take(() => publicUrlOf(env.PUBLIC_URL, publicHost, tls !== undefined), `http://${publicHost}`);
   const pixNetwork = problems.take(() => pixNetworkOf(env, mode), undefined);
   const provider = pixNetwork === 'provider' ? providerConfig(env, problems) : undefined;
   if (pixNetwork === 'provider' && (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '')) {
@@ -271,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: problems.take(() => trustedProxies(env, mode, tls), []),
     clientSecretHashKey: problems.take(() => clientSecretHashKey(env), undefined),
     workers: problems.take(() => workers(env, databaseUrl), 1),
+    shutdownDelayMs: problems.take(() => integer(env, 'SHUTDOWN_DELAY_MS', mode === 'production' ? 5_000 : 0, 0, 600_000), 0),
     pixNetwork,
     provider,
   };
@@ -357,6 +369,16 @@ function providerConfig(env: Env, problems: Problems): ProviderConfig | undefine
     webhookSecret,
     reconcileAfterS,
   });
+}
+
+/** DATABASE_URL's host list and target_session_attrs (libpq's multi-host form), read as the pool will. */
+function databaseUrlOk(url: string) {
+  try {
+    parseWriterUrl(url);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError('DATABASE_URL', error.message);
+    throw error;
+  }
 }
 
 /** WORKERS: 1 with the embedded database (refused above 1); on PostgreSQL see defaultWorkers(). */

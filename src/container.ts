@@ -51,6 +51,7 @@ import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
 import { createAuditLog } from './services/audit/audit-log.ts';
+import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
 import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
 
@@ -212,7 +213,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
   const portalPeople = createPortalPeopleService({
-    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: publicBaseUrl(config.publicHost),
+    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: config.publicUrl,
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
@@ -293,6 +294,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     accessLease,
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
+    /** Graceful shutdown's stage (src/http/drain.ts): GET /ready and every answer read it; main.ts moves it. */
+    drain: createDrainState(),
     start() {
       for (const worker of background) worker.start();
     },
@@ -302,11 +305,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
       await database.close();
     },
   };
-}
-
-/** Loopback hosts are reached over plain HTTP (the sandbox); anything else over HTTPS. */
-function publicBaseUrl(host: string): string {
-  return /^(127\.|localhost(:|$)|\[::1\])/.test(host) ? `http://${host}` : `https://${host}`;
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;

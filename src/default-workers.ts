@@ -1,4 +1,5 @@
 import { hostname, networkInterfaces } from 'node:os';
+import { parseDatabaseUrl } from './db/database-url.ts';
 
 /**
  * The WORKERS default on PostgreSQL (issue 23 item 1; docs/decisions.md "WORKERS default").
@@ -35,30 +36,16 @@ const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|::1|0:0:0:0:0:0:0:
  * True when a host named in the connection string is this machine: a Unix socket (a path, or no host
  * at all: libpq's default socket), a loopback name or address, this machine's name or one of its
  * interface addresses. With several hosts (a primary and standbys), any local one counts: the
- * primary may be the one here.
+ * primary may be the one here. The hosts are read by the one URL reader (src/db/database-url.ts).
  */
 export function databaseSharesHost(databaseUrl: string, here: ThisHost): boolean {
-  const rest = databaseUrl.replace(/^[a-z]+:\/\//i, '');
-  const authorityEnd = rest.search(/[/?#]/);
-  const authority = authorityEnd === -1 ? rest : rest.slice(0, authorityEnd);
-  const hostList = authority.slice(authority.lastIndexOf('@') + 1);
-  const query = new URLSearchParams(/\?([^#]*)/.exec(rest)?.[1] ?? '');
-  const hosts = [...hostList.split(','), ...query.getAll('host').flatMap((h) => h.split(','))].map(hostOf);
-  if (hosts.every((h) => h === '') && !query.has('host')) return true; // no host: the default Unix socket
-  const local = new Set([here.name.toLowerCase(), ...here.addresses.map((a) => a.toLowerCase())]);
-  return hosts.some((h) => h.startsWith('/') || LOOPBACK.test(h) || (h !== '' && local.has(h)));
-}
-
-/** "name:port", "[v6]:port", "%2Fvar%2Frun%2Fpostgresql" -> the host alone, decoded, lower case. */
-function hostOf(entry: string): string {
-  let host = entry.trim();
+  let hosts: string[];
   try {
-    host = decodeURIComponent(host);
+    hosts = parseDatabaseUrl(databaseUrl).hosts.map((h) => h.host.toLowerCase());
   } catch {
-    // left as written
+    // What the URL reader refuses to connect to is a Unix socket (no host, or a path): this machine.
+    return true;
   }
-  if (host.startsWith('/')) return host;
-  const v6 = /^\[([^\]]+)\]/.exec(host);
-  if (v6) return v6[1]!.toLowerCase();
-  return host.replace(/:\d*$/, '').toLowerCase();
+  const local = new Set([here.name.toLowerCase(), ...here.addresses.map((a) => a.toLowerCase())]);
+  return hosts.some((h) => h.startsWith('/') || LOOPBACK.test(h) || local.has(h));
 }

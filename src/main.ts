@@ -4,8 +4,10 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createContainer, type Container } from './container.ts';
 import { DataDirLockedError } from './db/database.ts';
+import { drainConnections, trackHttp2Sessions } from './http/drain.ts';
 import { reloadCertificatesOnSighup } from './http/tls.ts';
 import { serveClusterMetrics } from './metrics-cluster.ts';
+import { keepGeneratedAdminToken } from './services/sandbox/admin-token.ts';
 import { ensureDemoAccount, printDemo } from './services/sandbox/demo-account.ts';
 
 /**
@@ -20,15 +22,21 @@ import { ensureDemoAccount, printDemo } from './services/sandbox/demo-account.ts
 /** What a primary tells its workers (internal; not configuration). */
 const WORKER_INDEX = 'PIX_WORKER_INDEX';
 const ADMIN_TOKEN_GENERATED = 'PIX_ADMIN_TOKEN_GENERATED';
-/** A process's graceful shutdown: past this it exits anyway. */
+/**
+ * A process's graceful shutdown after SIGTERM (src/http/drain.ts): SHUTDOWN_DELAY_MS serving while
+ * draining, at most as long again for open connections to end, then this bound for in-flight
+ * requests and background work; past it the process exits 1 anyway.
+ */
 const SHUTDOWN_MS = 10_000;
+const shutdownBoundMs = (config: Config) => 2 * config.shutdownDelayMs + SHUTDOWN_MS;
 /** The primary's: its workers' bound, plus time to see them exit; then SIGKILL. */
-const PRIMARY_SHUTDOWN_MS = SHUTDOWN_MS + 2_000;
+const primaryShutdownBoundMs = (config: Config) => shutdownBoundMs(config) + 2_000;
 /** How long a worker's broadcast (the sandbox clock) waits for the others. */
 const BROADCAST_MS = 2_000;
 
 async function main() {
-  const config = loadConfig();
+  // Before any fork: every worker must get the one token kept in DATA_DIR.
+  const config = keepGeneratedAdminToken(loadConfig());
   if (cluster.isPrimary && config.workers > 1) return runPrimary(config);
   return runService(config);
 }
@@ -43,21 +51,54 @@ async function runService(loaded: Config) {
   if (cluster.isWorker) shareSandboxClock(c, workerChannel(c));
 
   let closing = false;
+  let hurry: () => void = () => {};
+  const hurried = new Promise<void>((resolve) => (hurry = resolve));
+  const sessions = trackHttp2Sessions(app.server);
+  let signals = 0;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    c.logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), SHUTDOWN_MS).unref();
+    const started = Date.now();
+    const bound = shutdownBoundMs(config);
+    c.logger.info({ signal, boundMs: bound }, 'shutting down');
+    const timer = setTimeout(() => {
+      c.logger.error({ signal, boundMs: bound }, 'shutdown: requests or background work still running at the bound; exiting anyway');
+      process.exit(1);
+    }, bound).unref();
+    let code = 0;
     try {
+      await drainConnections({ server: app.server, state: c.drain, sessions, delayMs: config.shutdownDelayMs, hurry: hurried, logger: c.logger });
       await app.close();
       await c.close();
+      c.logger.info({ signal, ms: Date.now() - started }, 'shutdown complete: every request answered, background work finished');
+    } catch (error) {
+      code = 1;
+      c.logger.error({ err: error, signal }, 'shutdown failed');
     } finally {
       clearTimeout(timer);
-      process.exit(0);
+      // pino writes asynchronously to a pipe: let the closing line out before exiting.
+      c.logger.flush?.();
+      process.exit(code);
     }
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // A second signal (Ctrl-C twice) skips the waits. The primary's request (a worker) is not a
+  // signal: the same SIGTERM or SIGINT sent to the whole process group reaches a worker both ways.
+  const onSignal = (signal: string) => {
+    if (signals++ > 0) {
+      c.logger.info({ signal }, 'second signal: closing now, without waiting for the delay');
+      hurry();
+    }
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  if (cluster.isWorker) {
+    process.on('message', (message: unknown) => {
+      if (!isEnvelope(message) || message.pix !== 'shutdown') return;
+      if (message.hurry) hurry();
+      void shutdown(message.reason);
+    });
+  }
 
   reloadCertificatesOnSighup(app.server, config.tls, c.logger);
 
@@ -73,8 +114,9 @@ async function runService(loaded: Config) {
 /**
  * The primary: forks the workers, forwards signals, relays broadcasts. A worker that exits while
  * the service is not stopping stops the whole service (exit 1): a supervisor restarts it, as it
- * would restart a single process that died. SIGTERM/SIGINT stop every worker gracefully within
- * PRIMARY_SHUTDOWN_MS (then SIGKILL); the primary exits once all have.
+ * would restart a single process that died. SIGTERM/SIGINT stop every worker gracefully (each
+ * drains as a single process does, src/http/drain.ts) within their bound plus 2 s (then SIGKILL);
+ * the primary exits once all have, 0 when every worker stopped cleanly.
  */
 function runPrimary(config: Config) {
   const logger = pino({ level: config.logLevel });
@@ -92,13 +134,16 @@ function runPrimary(config: Config) {
     if (stopping) return;
     stopping = true;
     logger.info({ reason, workers: [...workers].map((w) => w.process.pid) }, 'stopping the workers');
-    for (const worker of workers) worker.process.kill('SIGTERM');
+    for (const worker of workers) {
+      if (worker.isConnected()) worker.send({ pix: 'shutdown', reason } satisfies Envelope);
+      else worker.process.kill('SIGTERM');
+    }
     setTimeout(() => {
       if (workers.size === 0) return;
       logger.error({ workers: [...workers].map((w) => w.process.pid) }, 'workers still running after the shutdown bound: killed');
       exitCode = 1;
       for (const worker of workers) worker.process.kill('SIGKILL');
-    }, PRIMARY_SHUTDOWN_MS);
+    }, primaryShutdownBoundMs(config)).unref();
   };
 
   const broadcasts = primaryBroadcasts(workers);
@@ -124,11 +169,21 @@ function runPrimary(config: Config) {
       } else if (code !== 0) {
         exitCode = 1;
       }
-      if (workers.size === 0) process.exit(exitCode);
+      if (workers.size === 0) {
+        if (stopping) logger.info({ code: exitCode }, exitCode === 0 ? 'shutdown complete: every worker stopped cleanly' : 'shutdown complete: a worker did not stop cleanly');
+        logger.flush?.();
+        process.exit(exitCode);
+      }
     });
   }
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  // A signal to the primary reaches its workers as a request to stop (they drain, then exit); a
+  // second one asks them to skip their waits.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) return stop(signal);
+    for (const worker of workers) if (worker.isConnected()) worker.send({ pix: 'shutdown', reason: signal, hurry: true } satisfies Envelope);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   // Certificate reload (TLS): each worker reloads its own server.
   process.on('SIGHUP', () => {
     for (const worker of workers) worker.process.kill('SIGHUP');
@@ -136,6 +191,7 @@ function runPrimary(config: Config) {
 }
 
 type Envelope =
+  | { pix: 'shutdown'; reason: string; hurry?: boolean }
   | { pix: 'broadcast'; id: number; topic: string }
   | { pix: 'deliver'; id: string; topic: string }
   | { pix: 'delivered'; id: string }

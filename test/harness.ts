@@ -114,7 +114,7 @@ export async function startHarness(options: HarnessOptions = {}) {
       return account;
     },
     async deposit(accountId: number, amount: number) {
-      const res = await h.admin('POST', '/sandbox/deposits', { accountId, amount });
+      const res = await h.admin('POST', '/sandbox/deposits', { accountId, value: amount });
       if (res.statusCode !== 201) throw new Error(`deposit: ${res.statusCode} ${res.body}`);
       return res.json();
     },

@@ -623,7 +623,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description Public in the sandbox unless METRICS_TOKEN is set; with METRICS_TOKEN, only `Authorization: Bearer` with that token reads them; production without METRICS_TOKEN has them switched off.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -1378,6 +1381,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1389,6 +1399,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1474,6 +1491,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1485,6 +1509,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1550,6 +1581,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1559,6 +1597,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope balance:read",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1568,6 +1613,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1579,6 +1631,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1647,6 +1706,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "name is required",
+                     *         "document is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1656,6 +1725,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1665,6 +1741,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1674,6 +1757,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1685,6 +1775,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1694,6 +1791,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1705,6 +1809,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1833,6 +1944,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1842,6 +1962,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1851,6 +1978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1862,6 +1996,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1871,6 +2012,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1882,6 +2030,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1941,6 +2096,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1950,6 +2114,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1959,6 +2130,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1968,6 +2146,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Certificate 3f1c2b7e8d4a4c6f9b2e1a5d7c9e0f243f1c2b7e8d4a4c6f9b2e1a5d7c9e0f24 is already registered",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1977,6 +2162,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1986,6 +2178,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1997,6 +2196,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2006,6 +2212,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2017,6 +2230,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2081,6 +2301,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2090,6 +2319,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2099,6 +2335,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2108,6 +2351,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2117,6 +2367,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2128,6 +2385,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2137,6 +2401,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2148,6 +2419,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2258,6 +2536,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2267,6 +2554,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2276,6 +2570,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2285,6 +2586,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2294,6 +2602,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2305,6 +2620,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2314,6 +2636,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2325,6 +2654,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2407,6 +2743,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2416,6 +2761,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2425,6 +2777,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2434,6 +2793,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2443,6 +2809,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2454,6 +2827,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2463,6 +2843,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2474,6 +2861,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2528,6 +2922,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2537,6 +2940,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2546,6 +2956,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2555,6 +2972,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A portal user with email owner@example.com already exists",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2564,6 +2988,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2573,6 +3004,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2584,6 +3022,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2593,6 +3038,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2604,6 +3056,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2656,6 +3115,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "frequency is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2665,6 +3133,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2674,6 +3149,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2683,6 +3165,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2692,6 +3181,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2703,6 +3199,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2712,6 +3215,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2723,6 +3233,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2762,6 +3279,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2771,6 +3297,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2780,6 +3313,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2791,6 +3331,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2800,6 +3347,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2811,6 +3365,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2883,6 +3444,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2892,6 +3462,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2901,6 +3478,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2912,6 +3496,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2921,6 +3512,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2932,6 +3530,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3023,6 +3628,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "eventType is required",
+                     *         "url is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3032,6 +3647,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3041,6 +3663,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3050,6 +3679,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3059,6 +3695,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3070,6 +3713,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3079,6 +3729,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3090,6 +3747,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3119,6 +3783,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "fingerprint has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3128,6 +3801,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3137,6 +3817,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "No active certificate with fingerprint 3f1c2b7e8d4a4c6f9b2e1a5d7c9e0f243f1c2b7e8d4a4c6f9b2e1a5d7c9e0f24",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3148,6 +3835,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3157,6 +3851,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3168,6 +3869,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3326,6 +4034,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3337,6 +4052,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3346,6 +4068,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3357,6 +4086,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3410,6 +4146,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3419,6 +4162,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "No provider is configured (PIX_NETWORK=provider)",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3430,6 +4180,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3439,6 +4196,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3450,6 +4214,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3600,6 +4371,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3611,6 +4389,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3620,6 +4405,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3631,6 +4423,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3720,6 +4519,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "status must be one of: OPEN"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3729,6 +4537,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3740,6 +4555,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3749,6 +4571,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3760,6 +4589,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3847,6 +4683,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "accountId is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3856,6 +4701,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3865,6 +4717,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Suspense item 7 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3874,6 +4733,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Suspense item 7 was already assigned to account 2",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3883,6 +4749,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3892,6 +4765,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3903,6 +4783,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3912,6 +4799,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3923,6 +4817,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3975,6 +4876,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "email is required",
+                     *         "password is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3984,6 +4895,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3993,6 +4911,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A portal user with email ops@example.com already exists",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4002,6 +4927,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4011,6 +4943,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4022,6 +4961,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4031,6 +4977,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4042,6 +4995,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4072,6 +5032,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4081,6 +5050,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4090,6 +5066,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Webhook registration not found.",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4101,6 +5084,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4110,6 +5100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4121,6 +5118,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4184,6 +5188,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "PUB_CERT_HEADER_MISSING",
+                     *       "message": "The X-SSL-Client-Cert header is missing.",
+                     *       "userMessage": "Certificado do cliente não enviado. Envie o certificado no cabeçalho X-SSL-Client-Cert.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request",
+                     *       "errorCode": "PUB_CERT_HEADER_MISSING"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4193,6 +5211,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "PUB_INVALID_CREDENTIALS",
+                     *       "message": "Invalid client credentials.",
+                     *       "userMessage": "Credenciais inválidas. Verifique clientId e clientSecret.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized",
+                     *       "errorCode": "PUB_INVALID_CREDENTIALS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4202,6 +5234,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT",
+                     *       "message": "The client certificate is not linked to the account that owns these credentials.",
+                     *       "userMessage": "O certificado do cliente não está vinculado à conta destas credenciais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "errorCode": "PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4211,6 +5257,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4220,6 +5279,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4231,6 +5303,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Too many failed authentication attempts for this client or from this address; retry after 42 seconds.",
+                     *       "userMessage": "Muitas requisições. Aguarde e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Too Many Requests",
+                     *       "details": {
+                     *         "retryAfterSeconds": 42
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4240,6 +5328,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4249,6 +5350,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 502,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "PUB_AUTH_UPSTREAM_ERROR",
+                     *       "message": "The authentication service returned an unrecognized error.",
+                     *       "userMessage": "Falha no serviço de autenticação. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Gateway",
+                     *       "errorCode": "PUB_AUTH_UPSTREAM_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4260,6 +5375,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/auth/token",
+                     *       "method": "POST",
+                     *       "code": "PUB_AUTH_UPSTREAM_UNAVAILABLE",
+                     *       "message": "The authentication service is unreachable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço de autenticação indisponível no momento. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "errorCode": "PUB_AUTH_UPSTREAM_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4315,6 +5444,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/balance",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4324,6 +5466,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/balance",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope balance:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "balance:read"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4333,6 +5491,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/balance",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4344,6 +5515,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/balance",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4430,6 +5617,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/med",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "status must be one of: OPEN"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4439,6 +5641,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/med",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4448,6 +5663,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/med",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:read"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4459,6 +5690,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/med",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "userMessage": "Muitas requisições. Aguarde e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Too Many Requests",
+                     *       "details": {
+                     *         "retryAfterSeconds": 42
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4468,6 +5715,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/med",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4479,6 +5739,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/med",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4488,8 +5764,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path?: never;
             cookie?: never;
@@ -4594,6 +5870,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "transaction is required",
+                     *         "payer is required"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4603,6 +5895,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4612,6 +5917,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:write"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4621,6 +5942,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4630,6 +5964,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4639,6 +5986,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "message": "The payment provider cannot be reached. Nothing was stored and no money was held; retry.",
+                     *       "userMessage": "O provedor de pagamentos está indisponível no momento. Tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error",
+                     *       "errorCode": "PROVIDER_UNAVAILABLE",
+                     *       "details": {
+                     *         "provider": "sandbox",
+                     *         "scenario": "error:provider-unavailable"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4650,6 +6015,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-in",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4659,8 +6040,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path?: never;
             cookie?: never;
@@ -4733,6 +6114,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "value is required",
+                     *         "externalId is required",
+                     *         "details is required"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4742,6 +6140,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4751,6 +6162,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:write"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4760,6 +6187,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4769,6 +6209,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4778,6 +6231,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "message": "The payment provider cannot be reached. Nothing was stored and no money was held; retry.",
+                     *       "userMessage": "O provedor de pagamentos está indisponível no momento. Tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error",
+                     *       "errorCode": "PROVIDER_UNAVAILABLE",
+                     *       "details": {
+                     *         "provider": "sandbox",
+                     *         "scenario": "error:provider-unavailable"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4789,6 +6260,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4798,8 +6285,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path?: never;
             cookie?: never;
@@ -4864,6 +6351,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "value is required",
+                     *         "qrCode is required",
+                     *         "externalId is required"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4873,6 +6377,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4882,6 +6399,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:write"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4891,6 +6424,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "CHARGE_NOT_PAYABLE",
+                     *       "message": "The charge cannot be paid: it was already paid",
+                     *       "userMessage": "Esta cobrança não pode mais ser paga.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Conflict",
+                     *       "errorCode": "CHARGE_NOT_PAYABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4900,6 +6447,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4909,6 +6469,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4918,6 +6491,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "message": "The payment provider cannot be reached. Nothing was stored and no money was held; retry.",
+                     *       "userMessage": "O provedor de pagamentos está indisponível no momento. Tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error",
+                     *       "errorCode": "PROVIDER_UNAVAILABLE",
+                     *       "details": {
+                     *         "provider": "sandbox",
+                     *         "scenario": "error:provider-unavailable"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4929,6 +6520,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/cash-out-qrcode",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -4938,8 +6545,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path: {
                 /** @description transactionId or numeric id of the received PIX */
@@ -4958,8 +6565,8 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * Format: devolucao-id
-                     * @description unique per account; 1-35 letters and digits, the compatible family's devolucao id
+                     * Format: refund-external-id
+                     * @description Unique per account; 1 to 35 printable characters, without spaces at either end (as the provider's API takes it). When it is only letters and digits it is also the refund's devolução id on the compatible family (`GET /pix/{e2eid}/devolucao/{externalId}`); otherwise the refund is reachable there by the service's own id, its `transactionId` without hyphens.
                      */
                     externalId?: string;
                     reason?: string;
@@ -5011,6 +6618,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "refundValue is required"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5020,6 +6642,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5029,6 +6664,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:write"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5038,6 +6689,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Original transaction not found, or not a received PIX",
+                     *       "userMessage": "O recurso solicitado não foi encontrado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5047,6 +6711,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5056,6 +6733,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5065,6 +6755,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "PROVIDER_UNAVAILABLE",
+                     *       "message": "The payment provider cannot be reached. Nothing was stored and no money was held; retry.",
+                     *       "userMessage": "O provedor de pagamentos está indisponível no momento. Tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error",
+                     *       "errorCode": "PROVIDER_UNAVAILABLE",
+                     *       "details": {
+                     *         "provider": "sandbox",
+                     *         "scenario": "error:provider-unavailable"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5076,6 +6784,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/refund-in/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5160,6 +6884,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/transaction/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "id must be at most 255 characters long"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5169,6 +6908,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/transaction/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5178,6 +6930,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/transaction/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:read"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5187,6 +6955,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/transaction/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Transaction not found",
+                     *       "userMessage": "O recurso solicitado não foi encontrado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5196,6 +6977,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/transaction/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5207,6 +7001,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/pix/transaction/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5261,6 +7071,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "transactionIdentifier must be at most 255 characters long"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5270,6 +7095,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5279,6 +7117,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:write"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5288,6 +7142,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "WEBHOOK_TRANSACTION_NOT_FOUND",
+                     *       "message": "Transaction not found.",
+                     *       "userMessage": "Transação não encontrada.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Not Found",
+                     *       "errorCode": "WEBHOOK_TRANSACTION_NOT_FOUND"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5297,6 +7165,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5306,6 +7187,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5317,6 +7211,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "userMessage": "Muitas requisições. Aguarde e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Too Many Requests",
+                     *       "details": {
+                     *         "retryAfterSeconds": 42
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5326,6 +7236,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5337,6 +7260,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/resend-webhook/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5488,6 +7427,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/transactions",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "page must be an integer"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5497,6 +7451,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/transactions",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5506,6 +7473,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/transactions",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope pix:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "pix:read"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5515,6 +7498,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/transactions",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5526,6 +7522,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/transactions",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5582,6 +7594,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5591,6 +7616,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:read"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5600,6 +7641,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5611,6 +7665,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5649,6 +7719,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "The request is invalid."
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5658,6 +7743,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5667,6 +7765,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:write"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5676,6 +7790,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5685,6 +7812,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5694,6 +7834,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5705,6 +7858,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
@@ -5820,6 +7989,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "txid has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5829,6 +8007,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5838,6 +8023,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:read",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5847,6 +8039,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Charge cobexemplo000000000000000001 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5856,6 +8055,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5867,6 +8073,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5876,8 +8089,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path: {
                 /** @description 26-35 letters and digits */
@@ -6036,6 +8249,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "calendario is required",
+                     *         "valor is required",
+                     *         "chave is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6045,6 +8269,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6054,6 +8285,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:write",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6063,6 +8301,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6072,6 +8317,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "This txid was already used by a charge of the account.",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6081,6 +8333,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6090,6 +8349,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6099,6 +8365,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6110,6 +8383,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6237,6 +8517,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "status is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6246,6 +8535,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6255,6 +8551,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:write",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6264,6 +8567,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Charge cobexemplo000000000000000001 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6273,6 +8583,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6282,6 +8599,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6291,6 +8615,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6302,6 +8633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6312,8 +8650,8 @@ export interface operations {
             query?: never;
             header: {
                 "x-idempotency-key": string;
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path?: never;
             cookie?: never;
@@ -6403,6 +8741,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "pixKey is required",
+                     *         "payment is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6412,6 +8760,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6421,6 +8776,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:write",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6430,6 +8792,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A request with this idempotency key is still being processed.",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6439,6 +8808,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6448,6 +8824,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6457,6 +8840,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "This idempotency key was already used with a different request body.",
+                     *       "error": "Unprocessable Entity"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6466,6 +8856,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6477,6 +8874,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6538,6 +8942,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6547,6 +8960,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6556,6 +8976,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:read",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6565,6 +8992,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Transfer not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6574,6 +9008,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6585,6 +9026,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6622,6 +9070,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6633,6 +9088,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6656,12 +9118,51 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description METRICS_TOKEN is set and the request does not carry it as `Authorization: Bearer` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <METRICS_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Production without METRICS_TOKEN: metrics are switched off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Metrics are switched off in production: set METRICS_TOKEN to read them with it",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
             /** @description Unexpected error (the errorId is logged) */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6673,6 +9174,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6754,6 +9262,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "clientId is required; clientSecret is required"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6763,6 +9277,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_client",
+                     *       "error_description": "Invalid client credentials.",
+                     *       "error_code": "PUB_INVALID_CREDENTIALS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6772,6 +9293,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The request body is larger than 1 MiB."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6781,6 +9308,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The request body must be JSON (Content-Type: application/json)."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6792,6 +9325,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "slow_down",
+                     *       "error_description": "Too many failed authentication attempts for this client or from this address; retry after 42 seconds.",
+                     *       "error_code": "RATE_LIMITED",
+                     *       "hint": "Too many failed attempts; retry after 42 s."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6801,6 +9342,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "An unexpected error occurred. Quote the errorId to support."
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6810,6 +9357,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "server_error",
+                     *       "error_description": "The authentication service returned an unrecognized error.",
+                     *       "error_code": "PUB_AUTH_UPSTREAM_ERROR"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6821,6 +9375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "The authentication service is unreachable. Retry with exponential backoff.",
+                     *       "error_code": "PUB_AUTH_UPSTREAM_UNAVAILABLE"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
@@ -6852,6 +9413,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6863,6 +9431,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6875,7 +9450,7 @@ export interface operations {
             path: {
                 /** @description end-to-end id of the received PIX */
                 e2eid: string;
-                /** @description client-generated refund id */
+                /** @description client-generated refund id; a refund-in made with another externalId is here under the service's own id, its transactionId without hyphens */
                 id: string;
             };
             cookie?: never;
@@ -6924,6 +9499,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "e2eid has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6933,6 +9517,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6942,6 +9533,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:read",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6951,6 +9549,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Devolucao not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6960,6 +9565,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6971,6 +9583,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6980,13 +9599,13 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sandbox only: success, delayed:Ns, pending (charges), error:<reason> (decisions 4.9) */
-                "x-sandbox-scenario"?: string;
+                /** @description Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change. `success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer). `delayed:Ns` (pattern ^delayed:[0-9]{1,6}s$): the same, N seconds later (at most 120). `pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry. Ends ERROR with this errorCode: `error:insufficient-funds` (INSUFFICIENT_FUNDS), `error:invalid-pix-key` (INVALID_PIX_KEY), `error:document-mismatch` (TAX_ID_MISMATCH), `error:account-blocked` (BLOCKED_ACCOUNT), `error:duplicate-id` (DUPLICATE_ID), `error:invalid-tax-id` (INVALID_TAX_ID), `error:account-closed` (ACCOUNT_CLOSED), `error:order-rejected` (ORDER_REJECTED), `error:payment-expired` (PAYMENT_EXPIRED), `error:settlement-timeout` (SETTLEMENT_TIMEOUT). `error:provider-unavailable`: answers 500 at once; nothing is stored and no money is held. */
+                "x-sandbox-scenario"?: ("success" | "pending" | "error:insufficient-funds" | "error:invalid-pix-key" | "error:document-mismatch" | "error:account-blocked" | "error:duplicate-id" | "error:invalid-tax-id" | "error:account-closed" | "error:order-rejected" | "error:payment-expired" | "error:settlement-timeout" | "error:provider-unavailable") | string;
             };
             path: {
                 /** @description end-to-end id of the received PIX */
                 e2eid: string;
-                /** @description client-generated refund id */
+                /** @description client-generated refund id; a refund-in made with another externalId is here under the service's own id, its transactionId without hyphens */
                 id: string;
             };
             cookie?: never;
@@ -7053,6 +9672,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "valor is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7062,6 +9690,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7071,6 +9706,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This route needs the scope pix:write",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7080,6 +9722,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Original transaction not found, or not a received PIX",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7089,6 +9738,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "This devolucao id was already used for this PIX.",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7098,6 +9754,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7107,6 +9770,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7116,6 +9786,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "The refund deadline (89 days after the PIX was received) has passed.",
+                     *       "error": "Unprocessable Entity"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7125,6 +9802,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7136,6 +9820,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7167,6 +9858,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "locationId must be at most 64 characters long"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7176,6 +9876,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Location 891ffb7d46eddedf7151694c17f1ec37 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7185,6 +9892,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7196,6 +9910,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7242,6 +9963,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7377,6 +10105,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id must be at most 64 characters long"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7386,6 +10123,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7395,6 +10139,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7404,6 +10155,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Charge 6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7413,6 +10171,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The charge cannot be paid: it was already paid",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7422,6 +10187,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7431,6 +10203,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7440,6 +10219,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7451,6 +10237,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7500,6 +10293,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "seconds is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7509,6 +10311,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7518,6 +10327,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7527,6 +10343,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7536,6 +10359,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7545,6 +10375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7556,6 +10393,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7573,7 +10417,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "accountId": 2,
-                 *       "amount": 1000,
+                 *       "value": 1000,
                  *       "payer": {
                  *         "name": "João Souza",
                  *         "document": "52998224725",
@@ -7586,9 +10430,9 @@ export interface operations {
                     accountId?: number;
                     /**
                      * Format: money
-                     * @description BRL, at most 2 decimals (format money)
+                     * @description alias of value (its former name), still accepted; exactly one of value and amount
                      */
-                    amount: number;
+                    amount?: number;
                     payer?: {
                         /**
                          * Format: document
@@ -7602,7 +10446,12 @@ export interface operations {
                         ispb: string;
                         name: string;
                     };
-                };
+                    /**
+                     * Format: money
+                     * @description BRL the payer sends, at most 2 decimals; exactly one of value and amount
+                     */
+                    value?: number;
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -7675,6 +10524,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "value is required (amount is accepted as its alias)"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7684,6 +10542,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7693,6 +10558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7702,6 +10574,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7711,6 +10590,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7720,6 +10606,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7729,6 +10622,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7740,6 +10640,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7823,6 +10730,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "key is required",
+                     *         "keyType is required",
+                     *         "name is required",
+                     *         "document is required",
+                     *         "ispb is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7832,6 +10752,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7841,6 +10768,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7850,6 +10784,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7859,6 +10800,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The key belongs to an account of this service",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7868,6 +10816,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7877,6 +10832,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7886,6 +10848,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -7897,6 +10866,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8009,6 +10985,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "endToEndId is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8018,6 +11003,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8027,6 +11019,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8036,6 +11035,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "No received PIX of this account has that endToEndId",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8045,6 +11051,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8054,6 +11067,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8063,6 +11083,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8074,6 +11101,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8184,6 +11218,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "to is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8193,6 +11236,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8202,6 +11252,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8211,6 +11268,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "MED 7 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8220,6 +11284,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "The MED cannot move to that status from its current status.",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8229,6 +11300,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8238,6 +11316,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8247,6 +11332,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8258,6 +11350,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8360,6 +11459,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "amount is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8369,6 +11477,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send the account's bearer token, or the admin token with accountId",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8378,6 +11493,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "The access token does not grant the scope this route needs.",
+                     *       "error": "Forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8387,6 +11509,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payout not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8396,6 +11525,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Only a CONFIRMED payout can be refunded by the receiving bank.",
+                     *       "error": "Conflict"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8405,6 +11541,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8414,6 +11557,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8423,6 +11573,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -8434,6 +11591,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };

@@ -8,6 +8,8 @@ import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
 import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
+import { parseWriterUrl } from './database-url.ts';
+import { createHostSelector, type HostSelector } from './host-selector.ts';
 import type { DB } from './schema.ts';
 import { pgliteListen, postgresListen, type Listen } from './notifications.ts';
 
@@ -57,20 +59,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string, schema: string | undefined, max: number, options: DatabaseOptions): Promise<Database> {
   const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const session = {
+    application_name: options.applicationName ?? 'pix-account-service',
+    ...sessionOptions(schema, timeouts.clientCheckMs),
+  };
+  // One host and no session attributes: node-postgres connects as ever. Several hosts (libpq's
+  // multi-host form) or target_session_attrs: every connection goes through the host selector.
+  const target = parseWriterUrl(url);
+  const selector: HostSelector | undefined =
+    target.hosts.length > 1 || target.sessionAttrs !== 'any'
+      ? createHostSelector({ target, connection: session, connectMs: timeouts.connectMs, queryMs: timeouts.queryMs, logger: options.logger })
+      : undefined;
+  /** Where a connection made now goes (the selector's host, found first when none is known), and how to report losing it. */
+  const connectionNow = async () => {
+    if (!selector) return { config: { connectionString: url }, lost: () => {} };
+    const host = await selector.primary();
+    return { config: selector.connectionFor(host), lost: (reason: string) => selector.lost(host, reason) };
+  };
   if (schema) {
-    const setup = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs });
+    const setup = new pg.Client({ ...(await connectionNow()).config, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs });
     await setup.connect();
     await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await setup.end();
   }
-  const connection = {
-    connectionString: url,
-    application_name: options.applicationName ?? 'pix-account-service',
-    ...sessionOptions(schema, timeouts.clientCheckMs),
-  };
+  const connection = { connectionString: url, ...session };
   const { pool, kyselyPool } = createGuardedPool({
     timeouts,
     logger: options.logger,
+    selector,
     pool: {
       ...connection,
       max,
@@ -80,12 +96,20 @@ async function openPostgres(url: string, schema: string | undefined, max: number
       },
     },
   });
+  await selector?.primary();
   await pool.query('SELECT 1');
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
   return {
     db,
     engine: 'postgres',
-    listen: postgresListen({ connection, timeouts, logger: options.logger }),
+    listen: postgresListen({
+      open: async () => {
+        const { config, lost } = await connectionNow();
+        return { config: { ...session, ...config }, lost };
+      },
+      timeouts,
+      logger: options.logger,
+    }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -11,6 +11,7 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '57P01', // admin_shutdown: pg_terminate_backend, a restart
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: starting up, in recovery
+  '25006', // read_only_sql_transaction: a standby, or a primary demoted by a failover (the connection is dropped, the primary searched again)
   '53300', // too_many_connections
   '57014', // query_canceled: statement_timeout
   '55P03', // lock_not_available: lock_timeout

@@ -35,9 +35,15 @@ export function pgliteListen(pglite: PGlite): Listen {
 /**
  * PostgreSQL: one dedicated connection per instance that only LISTENs (a pooled connection cannot:
  * it is handed to others). It is bounded like the pool's (connect timeout, keepalive); when it is
- * lost it reconnects with a growing delay (at most 10 s), reporting `listening(false)` meanwhile.
+ * lost it reconnects with a growing delay (at most 5 s), reporting `listening(false)` meanwhile.
+ * `open` names the host each (re)connection goes to: with a multi-host DATABASE_URL, the primary
+ * the host selector found (LISTEN fails on a standby, and that failure is reported as a loss too).
  */
-export function postgresListen(config: { connection: pg.ClientConfig; timeouts: DbTimeouts; logger?: Logger | undefined }): Listen {
+export function postgresListen(config: {
+  open: () => Promise<{ config: pg.ClientConfig; lost(reason: string): void }>;
+  timeouts: DbTimeouts;
+  logger?: Logger | undefined;
+}): Listen {
   return async (names, handlers) => {
     let stopped = false;
     let client: pg.Client | undefined;
@@ -45,8 +51,9 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
     let failures = 0;
 
     async function connect(): Promise<void> {
+      const target = await config.open();
       const c = new pg.Client({
-        ...config.connection,
+        ...target.config,
         connectionTimeoutMillis: config.timeouts.connectMs,
         query_timeout: config.timeouts.queryMs,
         keepAlive: true,
@@ -54,7 +61,9 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
       });
       c.on('error', () => {}); // reported by 'end' below
       c.on('end', () => {
-        if (client === c) lost();
+        if (client !== c) return;
+        target.lost('the notification listener lost its connection');
+        lost();
       });
       try {
         await c.connect();
@@ -66,6 +75,7 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
         });
         for (const channel of byChannel.keys()) await c.query(`LISTEN ${quote(channel)}`);
       } catch (error) {
+        target.lost(`the notification listener could not listen: ${(error as Error).message}`);
         await c.end().catch(() => {}); // never leave a half-set-up connection open
         throw error;
       }
@@ -83,7 +93,7 @@ export function postgresListen(config: { connection: pg.ClientConfig; timeouts: 
       handlers.listening?.(false);
       if (stopped) return;
       failures += 1;
-      const delay = Math.min(10_000, 250 * 2 ** failures);
+      const delay = Math.min(5_000, 250 * 2 ** failures);
       if (failures === 1) config.logger?.warn('database: the notification listener lost its connection; reconnecting');
       retry = setTimeout(() => {
         connect().catch(() => lost());

@@ -2,6 +2,8 @@ import { preparedNameOf } from './prepared.ts';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-faults.ts';
+import type { DatabaseHost } from './database-url.ts';
+import type { HostSelector } from './host-selector.ts';
 
 /** Every wait on PostgreSQL is bounded (milliseconds); see docs/decisions.md "Database faults". */
 export interface DbTimeouts {
@@ -40,6 +42,42 @@ export const DEFAULT_DB_TIMEOUTS: DbTimeouts = {
 
 type PoolClient = pg.PoolClient;
 
+/** SQLSTATE 25006 read_only_sql_transaction: this connection's server cannot take writes (a standby, or a demoted primary). */
+const READ_ONLY = '25006';
+
+/** Errors of one statement, not of the connection it ran on (the connection stays usable). */
+const STATEMENT_ONLY = /^(55P03|57014|40P01|40001)$/;
+
+/**
+ * With a host selector (a multi-host DATABASE_URL), each new pooled connection goes to the host it
+ * names, and a connection that fails to open makes it search again. The pool builds clients with
+ * `new Client(options)`, so the host is chosen in the constructor.
+ */
+function clientOnSelectedHost(selector: HostSelector) {
+  return class SelectedHostClient extends pg.Client {
+    readonly databaseHost: DatabaseHost;
+    constructor(config?: pg.ClientConfig) {
+      const host = selector.hostForNewConnection();
+      super({ ...config, ...selector.connectionFor(host) });
+      this.databaseHost = host;
+    }
+    // pg-pool connects with a callback; anything else with the promise.
+    override connect(...args: unknown[]): never {
+      const callback = args[0] as ((error: Error | null) => void) | undefined;
+      const failed = (error: Error) => selector.lost(this.databaseHost, `could not connect: ${error.message}`);
+      const connecting = (super.connect as () => Promise<unknown>).call(this).catch((error: Error) => {
+        failed(error);
+        throw error;
+      });
+      if (!callback) return connecting as never;
+      connecting.then(() => callback(null), (error: Error) => callback(error));
+      return undefined as never;
+    }
+  };
+}
+
+const hostOf = (client: unknown): DatabaseHost | undefined => (client as { databaseHost?: DatabaseHost }).databaseHost;
+
 /**
  * The pool Kysely receives: node-postgres's pool with every wait bounded, an `error` listener on
  * every client for its whole life (a checked-out client losing its connection would otherwise
@@ -50,10 +88,19 @@ export function createGuardedPool(options: {
   pool: pg.PoolConfig;
   timeouts: DbTimeouts;
   logger?: Logger | undefined;
+  /** A multi-host DATABASE_URL: which host connections go to (host-selector.ts). */
+  selector?: HostSelector | undefined;
 }) {
-  const { timeouts, logger } = options;
+  const { timeouts, logger, selector } = options;
   const pool = new pg.Pool({
     ...options.pool,
+    ...(selector
+      ? {
+          Client: clientOnSelectedHost(selector),
+          // Each new connection's session is checked (read-write, primary...) before the pool hands it out.
+          onConnect: (client: pg.ClientBase) => selector.verify(client, hostOf(client)!),
+        }
+      : {}),
     connectionTimeoutMillis: timeouts.connectMs,
     statement_timeout: timeouts.statementMs,
     lock_timeout: timeouts.lockMs,
@@ -67,6 +114,8 @@ export function createGuardedPool(options: {
   pool.on('connect', (client) => {
     client.on('error', (error) => {
       broken.add(client);
+      const host = hostOf(client);
+      if (host) selector?.lost(host, `a connection failed: ${error.message}`);
       logger?.warn({ err: error }, 'database: a pooled connection failed');
     });
   });
@@ -83,10 +132,14 @@ export function createGuardedPool(options: {
         const result = (client.query as (...a: unknown[]) => unknown)(...call);
         if (result && typeof (result as Promise<unknown>).then === 'function') {
           return (result as Promise<unknown>).catch((error: unknown) => {
-            if (isDatabaseUnavailable(error) && !(error as { code?: string }).code?.match(/^(55P03|57014|40P01|40001)$/)) {
-              // The connection itself is in doubt (lost, or a query the server never answered):
-              // never reuse it; a timed-out query may still be running on it.
+            const code = (error as { code?: string }).code;
+            if (isDatabaseUnavailable(error) && !code?.match(STATEMENT_ONLY)) {
+              // The connection itself is in doubt (lost, or a query the server never answered), or
+              // its server no longer takes writes (a standby after a failover): never reuse it; a
+              // timed-out query may still be running on it.
               broken.add(client);
+              const host = hostOf(client);
+              if (host) selector?.lost(host, code === READ_ONLY ? 'it answered read-only (25006)' : `a query failed: ${(error as Error).message}`);
               if ((error as Error).message?.includes('Query read timeout')) {
                 (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
               }
@@ -97,7 +150,10 @@ export function createGuardedPool(options: {
         return result;
       },
       release(destroy?: boolean) {
-        const drop = destroy || broken.has(client);
+        // A connection to a host that is no longer the chosen one (a failover happened) is not kept.
+        const current = selector?.current();
+        const moved = current !== undefined && hostOf(client) !== current;
+        const drop = destroy || broken.has(client) || moved;
         client.release(drop ? new Error('database connection discarded') : undefined);
       },
       get processID() {
@@ -108,14 +164,20 @@ export function createGuardedPool(options: {
 
   async function connect() {
     let timer: NodeJS.Timeout | undefined;
-    const acquiring = pool.connect();
+    let waitingFor = `no database connection free within ${timeouts.acquireMs} ms (pool of ${pool.options.max})`;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new DatabaseUnavailableError(`no database connection free within ${timeouts.acquireMs} ms (pool of ${pool.options.max})`)),
-        timeouts.acquireMs,
-      );
+      timer = setTimeout(() => reject(new DatabaseUnavailableError(waitingFor)), timeouts.acquireMs);
     });
+    let acquiring: Promise<PoolClient> | undefined;
     try {
+      // Several hosts and none chosen (a failover under way): find the one to use first, within
+      // the same bound; the search goes on for the next request if this one gives up.
+      if (selector && !selector.current()) {
+        waitingFor = `no database host found within ${timeouts.acquireMs} ms (searching ${selector.target.hosts.length} hosts)`;
+        await Promise.race([selector.primary(), timeout]);
+        waitingFor = `no database connection free within ${timeouts.acquireMs} ms (pool of ${pool.options.max})`;
+      }
+      acquiring = pool.connect();
       const client = await Promise.race([acquiring, timeout]);
       let w = wrappers.get(client);
       if (!w) {
@@ -125,7 +187,7 @@ export function createGuardedPool(options: {
       return w;
     } catch (error) {
       // A connection that arrives after we gave up goes straight back to the pool.
-      acquiring.then((late) => late.release(), () => {});
+      acquiring?.then((late) => late.release(), () => {});
       throw error;
     } finally {
       clearTimeout(timer);

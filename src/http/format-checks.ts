@@ -44,6 +44,15 @@ function isDecimalAmount(text: string): boolean {
   return amount !== undefined && amount >= 1 && amount <= MAX_AMOUNT;
 }
 
+/**
+ * 1 to 35 characters (code points), none of them a control, format or unassigned character, and no
+ * white space at either end. Letters and digits only is also the devolução id (services/refunds).
+ */
+export function isRefundExternalId(text: string): boolean {
+  const length = [...text].length;
+  return length >= 1 && length <= 35 && !/\p{C}/u.test(text) && text.trim() === text;
+}
+
 export const formatChecks: Record<string, { validate: (value: string) => boolean; message: string }> = {
   document: { validate: (v) => isValidCpf(v) || isValidCnpj(v), message: 'must be a valid CPF (11 digits) or CNPJ (14 characters)' },
   cpf: { validate: isValidCpf, message: 'must be a valid CPF of exactly 11 digits' },
@@ -52,8 +61,8 @@ export const formatChecks: Record<string, { validate: (value: string) => boolean
     validate: (v) => detectDictKey(v) !== undefined,
     message: 'must be a valid PIX key: CPF (11 digits), CNPJ (14), e-mail, phone as +55 plus area code and number, or EVP (UUID)',
   },
-  // The central bank's devolução id (`[a-zA-Z0-9]{1,35}`), which a refund-in's externalId also is.
-  'devolucao-id': { validate: (v) => /^[a-zA-Z0-9]{1,35}$/.test(v), message: 'must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)' },
+  // A refund-in's externalId as the provider's API takes it (any string; its ids are at most 35).
+  'refund-external-id': { validate: isRefundExternalId, message: 'must be 1 to 35 printable characters, without spaces at either end' },
   // The sandbox's participant directory: a payer or key holder must be at a known PIX participant.
   'pix-participant': { validate: (v) => bankByIspb(v) !== undefined, message: 'must be the ISPB of a known PIX participant' },
   'decimal-amount': { validate: isDecimalAmount, message: 'must be an amount from 0.01 to 999999999.99 written with two decimals (e.g. "10.00")' },
@@ -126,6 +135,23 @@ function webhookRegistrationKeyword(rule: { mode: Mode }, data: Record<string, u
   return false;
 }
 
+/**
+ * `x-one-of-fields: [name, alias]` on an object: exactly one of the two fields (a field and its older
+ * alias): neither is "name is required", both names the alias. The OpenAPI document states the same
+ * rule as a standard `oneOf` of two `required` lists (src/http/openapi/document.ts).
+ */
+function oneOfFieldsKeyword(fields: [string, string], data: Record<string, unknown>, _parent: unknown, cxt?: { instancePath: string }): boolean {
+  const [name, alias] = fields;
+  const present = fields.filter((f) => data[f] !== undefined);
+  if (present.length === 1) return true;
+  const error: ErrorObject =
+    present.length === 0
+      ? { keyword: 'x-one-of-fields', instancePath: `${cxt?.instancePath ?? ''}/${name}`, schemaPath: '', params: {}, message: `is required (${alias} is accepted as its alias)` }
+      : { keyword: 'x-one-of-fields', instancePath: `${cxt?.instancePath ?? ''}/${alias}`, schemaPath: '', params: {}, message: `must not be sent with ${name} (it is an alias of ${name}: send one of them)` };
+  (oneOfFieldsKeyword as { errors?: ErrorObject[] }).errors = [error];
+  return false;
+}
+
 /** Any ajv instance (draft-07 or 2020-12): only its format and keyword registries are used. */
 export type FormatRegistry = Pick<Ajv, 'addFormat' | 'addKeyword'>;
 
@@ -133,4 +159,5 @@ export function addFormatChecks(ajv: FormatRegistry): void {
   for (const [name, check] of Object.entries(formatChecks)) ajv.addFormat(name, { type: 'string', validate: check.validate });
   ajv.addKeyword({ keyword: 'x-pix-key', type: 'object', schemaType: 'object', errors: true, validate: pixKeyKeyword as never });
   ajv.addKeyword({ keyword: 'x-webhook-registration', type: 'object', schemaType: 'object', errors: true, validate: webhookRegistrationKeyword as never });
+  ajv.addKeyword({ keyword: 'x-one-of-fields', type: 'object', schemaType: 'array', errors: true, validate: oneOfFieldsKeyword as never });
 }

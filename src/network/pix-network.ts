@@ -11,17 +11,36 @@ import type { InfractionSink } from './infractions.ts';
  * database transaction: payments are submitted and queried from step jobs (src/jobs/steps.ts).
  */
 
-/** Who a key belongs to, as the directory answers it. */
+/**
+ * Who a key belongs to, as the directory answers it. Null parts: the network does not say (a provider
+ * whose API does not query the key directory says nothing before the payment settles).
+ */
 export interface KeyHolder {
-  name: string;
-  document: string;
-  /** Null parts: the network does not say (a provider whose API does not query the key directory). */
+  name: string | null;
+  document: string | null;
   bank: { ispb: string | null; name: string | null; code: string | null };
   branch: string | null;
   account: string | null;
 }
 
-export type KeyLookup = { found: true; holder: KeyHolder } | { found: false };
+export type KeyLookup =
+  | {
+      found: true;
+      holder: KeyHolder;
+      /**
+       * A payment to this key needs the holder's CPF or CNPJ from the payer: the network cannot find it
+       * and its payments carry it (a provider's cash-out requires `details.document`).
+       */
+      documentRequired: boolean;
+    }
+  | { found: false };
+
+/** Who received a settled payment, as far as the network reports it (documents may come masked). */
+export interface PayeeReport {
+  name: string | null;
+  document: string | null;
+  bank: { ispb: string | null; name: string | null; code: string | null };
+}
 
 /** Where a payment goes. */
 export type Payee =
@@ -79,7 +98,8 @@ export type SubmitAnswer =
 
 /** Where a payment stands at the network. An unknown provider status is `pending`, never success. */
 export type PaymentStatus =
-  | { status: 'settled'; endToEndId: string }
+  /** `payee`: who received it, when the network tells (fills what the key look-up could not). */
+  | { status: 'settled'; endToEndId: string; payee?: PayeeReport }
   | { status: 'rejected'; errorCode: string; errorMessage: string }
   | { status: 'pending'; checkAt: Date }
   /** The network never received it: submitting it again is safe. */

@@ -93,6 +93,8 @@ const en = {
   DELIVERY_pending: 'Retrying',
   DELIVERY_delivered: 'Delivered',
   DELIVERY_failed: 'Gave up',
+  notKnownUntilSettled: 'Not known until the payment settles',
+  notGivenByDirectory: 'Not given by the key directory',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -188,6 +190,8 @@ const pt: Record<MessageKey, string> = {
   DELIVERY_pending: 'Tentando de novo',
   DELIVERY_delivered: 'Entregue',
   DELIVERY_failed: 'Desistiu',
+  notKnownUntilSettled: 'Só se sabe quando o pagamento for concluído',
+  notGivenByDirectory: 'Não informado pelo diretório de chaves',
 };
 
 const tables: Record<Lang, Record<MessageKey, string>> = { en, 'pt-BR': pt };

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheticHolder } from '../../src/network/sandbox/key-directory.ts';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -122,6 +123,36 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await page.waitForURL(/\/portal\/transactions\/[0-9a-f-]{36}$/);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('R$ 10,00');
   });
+
+  // Issue 21 item 1: keys nobody registered (the sandbox directory invents their holder, without a document).
+  for (const { label, keyType, key, dict } of [
+    { label: 'Email', keyType: 'EMAIL', key: 'ninguem.registrou@exemplo.com.br', dict: { type: 'EMAIL' as const, normalized: 'ninguem.registrou@exemplo.com.br' } },
+    { label: 'Phone', keyType: 'PHONE', key: '11976543210', dict: { type: 'PHONE' as const, normalized: '+5511976543210' } },
+    { label: 'Random key', keyType: 'RANDOM', key: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', dict: { type: 'EVP' as const, normalized: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' } },
+  ]) {
+    it(`payouts: an unregistered ${keyType} key is reviewed and paid, ending Confirmed`, async () => {
+      const holder = syntheticHolder(dict, {});
+      await visit('/portal/payouts', `payouts-${keyType}`);
+      await page.getByLabel('Key type').selectOption({ label });
+      await page.getByLabel('PIX key').fill(key);
+      await page.getByLabel('Amount (R$)').fill('4,50');
+      await page.getByRole('button', { name: 'Review' }).click();
+      await page.getByText(holder.name!).waitFor();
+      expect(await page.locator('#holder-bank').textContent()).toBe(holder.bank.name);
+      expect(await page.locator('#holder-document').textContent()).toBe('Not given by the key directory');
+      await check(`payout-confirm-${keyType}`);
+      await page.getByRole('button', { name: 'Send R$ 4,50' }).click();
+      await page.waitForURL(/\/portal\/transactions\/[0-9a-f-]{36}$/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('R$ 4,50');
+      await h.advance(2); // the sandbox network settles it
+      await page.reload();
+      await page.getByText('Confirmed', { exact: true }).first().waitFor();
+      expect(await page.getByText(holder.name!).count()).toBeGreaterThan(0);
+      const id = page.url().split('/').pop()!;
+      const row = await h.c.db.selectFrom('transactions').select(['status', 'pix_key']).where('transaction_id', '=', id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'CONFIRMED', pix_key: key });
+    });
+  }
 
   it('webhooks: add a URL with a header, reveal the secret', async () => {
     await visit('/portal/webhooks', 'webhooks');

@@ -58,6 +58,9 @@ export async function startInstance(name: string, databaseUrl: string, env: Reco
       DATABASE_URL: databaseUrl,
       PORT: '0',
       LOG_LEVEL: 'info',
+      // Stopped at once (production's default serves 5 s more after SIGTERM): suites about the
+      // shutdown itself set their own.
+      SHUTDOWN_DELAY_MS: '0',
       // Production needs a PIX provider: by default one on a closed port (suites that pay through one set their own).
       ...((env.MODE ?? 'production') === 'production' ? providerEnv() : {}),
       ...env,

@@ -130,6 +130,9 @@ async function startCompiled() {
       PORT: '0',
       // Production needs its provider (nothing listens there: these tests make no payment).
       ...providerEnv(),
+      // The stages after the drain delay (production's default serves 5 s more after SIGTERM:
+      // test/deployment/graceful-shutdown.test.ts).
+      SHUTDOWN_DELAY_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -233,19 +233,46 @@ describe('lone UTF-16 surrogates answer 400 naming the field, as the NUL guard d
   });
 });
 
-describe('a refund-in externalId is the devolução id of the compatible family (issue 17 item 5)', () => {
-  it('longer than 35 characters, or not letters and digits, is a 400 naming the field; 35 is read back by /devolucao', async () => {
+describe("a refund-in externalId as the provider's API takes it (issue 21 item 5; decisions section 7)", () => {
+  it('over 35 characters, empty, with spaces at an end or a control character is a 400 naming the field; nothing is held', async () => {
     const { account: owner, pix, token: ownerToken } = await accountWithReceivedPix(h, 50);
-    const text = 'externalId must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)';
-    for (const externalId of ['r'.repeat(36), 'refund-1', 'reembolso 1']) {
+    const text = 'externalId must be 1 to 35 printable characters, without spaces at either end';
+    for (const externalId of ['r'.repeat(36), '', ' refund-1', 'refund-1 ', 'refund\u00071']) {
       const res = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId });
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'HTTP_ERROR', message: [text], path: `/api/pix/refund-in/${pix.transactionId}` });
+      expect(res.statusCode, `${JSON.stringify(externalId)}: ${res.body}`).toBe(400);
+      expect(res.json().message, JSON.stringify(externalId)).toContain(text);
     }
     expect(await h.balance(owner.id)).toEqual({ available: 50, blocked: 0 });
+  });
+
+  it('refund-1 (punctuation) answers 201 with its externalId; /devolucao finds it by the service\'s own id, not by refund-1', async () => {
+    const { pix, token: ownerToken } = await accountWithReceivedPix(h, 50);
+    const created = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId: 'refund-1' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ externalId: 'refund-1', status: 'PENDING' });
+    const transactionId = created.json().transactionId as string;
+    expect((await h.api('GET', `/api/pix/transaction/refund-1`, ownerToken)).json()).toMatchObject({ externalId: 'refund-1', type: 'REFUND_IN' });
+    const own = await h.api('GET', `/pix/${pix.endToEndId}/devolucao/${transactionId.replaceAll('-', '')}`, ownerToken);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ id: transactionId.replaceAll('-', ''), valor: '1.00' });
+    // The id with its hyphen is not a devolução id at all (the compatible family's pattern).
+    expect((await h.api('GET', `/pix/${pix.endToEndId}/devolucao/refund-1`, ownerToken)).statusCode).toBe(400);
+    // Unique per account like any externalId; 35 printable characters (spaces inside) are fine.
+    const again = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId: 'refund-1' });
+    expect(again.statusCode, again.body).toBe(400);
+    expect(again.json().code).toBe('PIX_REFUND_DUPLICATE_EXTERNAL_ID');
+    const spaced = `rf ${randomUUID()}`.slice(0, 35);
+    const long = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId: spaced });
+    expect(long.statusCode, long.body).toBe(201);
+    expect(long.json().externalId).toBe(spaced);
+  });
+
+  it('letters and digits only (up to 35) are also the devolução id, read back by /devolucao', async () => {
+    const { pix, token: ownerToken } = await accountWithReceivedPix(h, 50);
     const id = 'R'.repeat(35);
     const created = await h.api('POST', `/api/pix/refund-in/${pix.transactionId}`, ownerToken, { refundValue: 1, externalId: id });
     expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().externalId).toBe(id);
     const read = await h.api('GET', `/pix/${pix.endToEndId}/devolucao/${id}`, ownerToken);
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json()).toMatchObject({ id, valor: '1.00' });

@@ -110,7 +110,7 @@ describe('system routes', () => {
 describe('sandbox deposits', () => {
   it('credit the account through a confirmed "Pix in" and record a cash_in event in the same transaction', async () => {
     const { id, pixKey } = await h.createAccount();
-    const res = await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 123.45, payer: { name: 'João', document: cpf(5), ispb: '60746948' } });
+    const res = await h.admin('POST', '/sandbox/deposits', { accountId: id, value: 123.45, payer: { name: 'João', document: cpf(5), ispb: '60746948' } });
     expect(res.statusCode).toBe(201);
     const tx = res.json();
     expect(tx).toMatchObject({ type: 'PAYMENT', status: 'CONFIRMED', movementType: 'CREDIT', originalAmount: 123.45, finalAmount: 123.45 });
@@ -127,15 +127,36 @@ describe('sandbox deposits', () => {
   it('apply the account cash-in fee and refuse bad input with 400', async () => {
     const { id } = await h.createAccount();
     await h.admin('PATCH', `/admin/accounts/${id}/fees`, { cashIn: { fixed: 0.5, percent: 1 } });
-    const tx = (await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 100 })).json();
+    const tx = (await h.admin('POST', '/sandbox/deposits', { accountId: id, value: 100 })).json();
     expect(tx).toMatchObject({ originalAmount: 100, feeAmount: 1.5, finalAmount: 98.5 });
     expect(await h.balance(id)).toEqual({ available: 98.5, blocked: 0 });
-    expect((await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 0.001 })).statusCode).toBe(400);
-    expect((await h.admin('POST', '/sandbox/deposits', { amount: 10 })).json().message).toEqual(['accountId is required when calling with the admin token']);
-    expect((await h.admin('POST', '/sandbox/deposits', { accountId: 987654, amount: 10 })).statusCode).toBe(404);
-    const badPayer = await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 1, payer: { name: 'x', document: '11111111111', ispb: '60746948' } });
+    expect((await h.admin('POST', '/sandbox/deposits', { accountId: id, value: 10.001 })).json().message).toEqual(['value must be a number with at most 2 decimal places']);
+    expect((await h.admin('POST', '/sandbox/deposits', { value: 10 })).json().message).toEqual(['accountId is required when calling with the admin token']);
+    expect((await h.admin('POST', '/sandbox/deposits', { accountId: 987654, value: 10 })).statusCode).toBe(404);
+    const badPayer = await h.admin('POST', '/sandbox/deposits', { accountId: id, value: 1, payer: { name: 'x', document: '11111111111', ispb: '60746948' } });
     expect(badPayer.statusCode).toBe(400);
     expect(badPayer.json().message).toEqual(['payer.document must be a valid CPF (11 digits) or CNPJ (14 characters)']);
+  });
+
+  it('take value (as the API names amounts); amount stays an alias; exactly one of them (issue 21 item 6)', async () => {
+    const { id } = await h.createAccount();
+    const byAlias = await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 2.5 });
+    expect(byAlias.statusCode, byAlias.body).toBe(201);
+    expect(byAlias.json().originalAmount).toBe(2.5);
+    const neither = await h.admin('POST', '/sandbox/deposits', { accountId: id });
+    expect(neither.statusCode).toBe(400);
+    expect(neither.json().message).toEqual(['value is required (amount is accepted as its alias)']);
+    const both = await h.admin('POST', '/sandbox/deposits', { accountId: id, value: 1, amount: 1 });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().message).toEqual(['amount must not be sent with value (it is an alias of value: send one of them)']);
+    expect((await h.admin('POST', '/sandbox/deposits', { accountId: id, amount: 10.001 })).json().message).toEqual(['amount must be a number with at most 2 decimal places']);
+    expect(await h.balance(id)).toEqual({ available: 2.5, blocked: 0 });
+    // The document says the same: both properties, exactly one required.
+    const body = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/sandbox/deposits'].post.requestBody.content['application/json'];
+    expect(Object.keys(body.schema.properties)).toEqual(expect.arrayContaining(['value', 'amount']));
+    expect(body.schema.oneOf).toEqual([{ required: ['value'] }, { required: ['amount'] }]);
+    expect(body.example).toMatchObject({ value: expect.any(Number) });
+    expect(body.example.amount).toBeUndefined();
   });
 
   it('are refused without a token', async () => {

@@ -37,6 +37,7 @@ describe('/metrics', { timeout: 120_000 }, () => {
     const [none, admin] = await scrape({ MODE: 'production', ...providerEnv() }, [undefined, ADMIN_TOKEN]);
     expect(none!.statusCode).toBe(404);
     expect(admin!.statusCode).toBe(404);
+    expect(none!.json()).toEqual({ statusCode: 404, message: 'Metrics are switched off in production: set METRICS_TOKEN to read them with it', error: 'Not Found' });
   });
 
   it('sandbox: public by default', async () => {

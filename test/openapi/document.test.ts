@@ -147,5 +147,64 @@ describe('GET /openapi.json: the contract', () => {
     expect(brCodes.length).toBeGreaterThanOrEqual(2);
     for (const code of brCodes) expect(crc16(code.slice(0, -4)), code).toBe(code.slice(-4));
   });
+  it('shows a realistic example for each error status of each operation, in its envelope (issue 21 item 6)', () => {
+    let checked = 0;
+    for (const { path, method, op } of operations()) {
+      if (path === '/ready') continue;
+      const examples = new Map<string, string>();
+      for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+        if (Number(status) < 400) continue;
+        const example = response.content['application/json'].example;
+        expect(example, `${method} ${path} ${status}`).toBeDefined();
+        if (example.statusCode !== undefined) expect(example.statusCode, `${method} ${path} ${status}`).toBe(Number(status));
+        examples.set(status, JSON.stringify(example));
+        checked += 1;
+      }
+      // No two statuses of one operation share an example (they all once showed the same 400).
+      expect(new Set(examples.values()).size, `${method} ${path}`).toBe(examples.size);
+    }
+    expect(checked).toBeGreaterThan(300);
+    const cashOut = doc.paths['/api/pix/cash-out'].post.responses;
+    expect(cashOut['400'].content['application/json'].example).toMatchObject({ statusCode: 400, path: '/api/pix/cash-out', method: 'POST', code: 'HTTP_ERROR', message: ['value is required', 'externalId is required', 'details is required'] });
+    expect(cashOut['401'].content['application/json'].example).toMatchObject({ statusCode: 401, message: 'The access token is missing, invalid or expired.', error: 'Unauthorized' });
+    expect(cashOut['403'].content['application/json'].example).toMatchObject({ statusCode: 403, message: 'This route needs the scope pix:write', details: { requiredScope: 'pix:write' } });
+    expect(cashOut['500'].content['application/json'].example).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect(doc.paths['/api/pix/transaction/{id}'].get.responses['404'].content['application/json'].example).toMatchObject({ message: 'Transaction not found', path: expect.stringMatching(/^\/api\/pix\/transaction\/[0-9a-f-]{36}$/) });
+    expect(doc.paths['/dict/pix'].post.responses['422'].content['application/json'].example).toEqual({ statusCode: 422, message: 'This idempotency key was already used with a different request body.', error: 'Unprocessable Entity' });
+    expect(doc.paths['/admin/accounts/{id}'].get.responses['401'].content['application/json'].example).toEqual({ statusCode: 401, message: 'Send Authorization: Bearer <ADMIN_TOKEN>', error: 'Unauthorized' });
+    expect(doc.paths['/oauth/token'].post.responses['429'].content['application/json'].example).toMatchObject({ error: 'slow_down', error_code: 'RATE_LIMITED' });
+  });
+
+  it('documents X-Sandbox-Scenario as an enum of its values plus delayed:Ns, in public words only', () => {
+    const header = doc.paths['/api/pix/cash-out'].post.parameters.find((p: any) => p.name === 'x-sandbox-scenario');
+    const [values, delayed] = header.schema.anyOf;
+    expect(values.enum).toEqual(expect.arrayContaining(['success', 'pending', 'error:insufficient-funds', 'error:document-mismatch', 'error:provider-unavailable']));
+    expect(values.enum).toHaveLength(13);
+    expect(new RegExp(delayed.pattern).test('delayed:10s')).toBe(true);
+    expect(header.description).toContain('`error:insufficient-funds` (INSUFFICIENT_FUNDS)');
+    // Nothing internal, and nothing a Markdown renderer would take for an HTML tag.
+    const outsideCode = (text: string) => text.replace(/`[^`]*`/g, '');
+    const texts: string[] = [];
+    JSON.stringify(doc.paths, (key, value) => {
+      if ((key === 'description' || key === 'summary') && typeof value === 'string') texts.push(value);
+      return value;
+    });
+    for (const text of texts) {
+      expect(outsideCode(text), text).not.toMatch(/decisions \d|\(decisions|issue \d+|<[a-z][a-z-]*>/i);
+    }
+    for (const operation of ['/api/pix/cash-in', '/api/pix/cash-out-qrcode', '/api/pix/refund-in/{id}', '/dict/pix', '/pix/{e2eid}/devolucao/{id}']) {
+      const item = doc.paths[operation];
+      const op = item.post ?? item.put;
+      expect(op.parameters.find((p: any) => p.name === 'x-sandbox-scenario').schema.anyOf, operation).toHaveLength(2);
+    }
+  });
+
+  it('documents the 401 and 404 of GET /metrics with what causes them', () => {
+    const responses = doc.paths['/metrics'].get.responses;
+    expect(responses['401'].description).toContain('METRICS_TOKEN is set');
+    expect(responses['401'].content['application/json'].example).toEqual({ statusCode: 401, message: 'Send Authorization: Bearer <METRICS_TOKEN>', error: 'Unauthorized' });
+    expect(responses['404'].description).toContain('Production without METRICS_TOKEN');
+    expect(responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ShortError' });
+  });
 });
 

@@ -6,11 +6,41 @@ interface InjectResponse {
   body: string;
 }
 
+/** One request as the client sends it; answered by app.inject or by a real HTTP server. */
+interface Sent {
+  method: 'GET' | 'POST';
+  url: string;
+  payload?: string | Buffer;
+  headers: Record<string, string>;
+  remoteAddress: string;
+}
+type Transport = (request: Sent) => Promise<InjectResponse>;
+
 /**
  * A browser-like client of the portal over app.inject: keeps cookies, reads each page's CSRF token
  * from its forms, follows nothing by itself (tests see every redirect).
  */
 export function portalClient(h: Harness, options: { address?: string; host?: string; lang?: string } = {}) {
+  return portalClientOver((request) => h.app.inject(request), options);
+}
+
+/** The same client over real HTTP, for a service running in its own process (test/postgres). */
+export function portalHttpClient(baseUrl: string, options: { lang?: string } = {}) {
+  return portalClientOver(async (request) => {
+    const res = await fetch(baseUrl + request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.payload !== undefined ? { body: typeof request.payload === 'string' ? request.payload : new Uint8Array(request.payload) } : {}),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    });
+    const headers: InjectResponse['headers'] = Object.fromEntries(res.headers);
+    headers['set-cookie'] = res.headers.getSetCookie();
+    return { statusCode: res.status, headers, body: await res.text() };
+  }, options);
+}
+
+function portalClientOver(send: Transport, options: { address?: string; host?: string; lang?: string } = {}) {
   const jar = new Map<string, string>();
   let csrf = '';
 
@@ -42,13 +72,13 @@ export function portalClient(h: Harness, options: { address?: string; host?: str
       return csrf;
     },
     async get(url: string, extra?: Record<string, string>) {
-      return remember(await h.app.inject({ method: 'GET', url, headers: headers(extra), remoteAddress: options.address ?? '127.0.0.1' }));
+      return remember(await send({ method: 'GET', url, headers: headers(extra), remoteAddress: options.address ?? '127.0.0.1' }));
     },
     /** Posts a form; the page's CSRF token is added unless `_csrf` is given (even as ''). */
     async post(url: string, form: Record<string, string> = {}, extra?: Record<string, string>) {
       const body = new URLSearchParams({ _csrf: csrf, ...form }).toString();
       return remember(
-        await h.app.inject({
+        await send({
           method: 'POST',
           url,
           payload: body,
@@ -64,7 +94,7 @@ export function portalClient(h: Harness, options: { address?: string; host?: str
       for (const [name, file] of Object.entries(files)) form.append(name, new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
       const encoded = new Request('http://portal.test/', { method: 'POST', body: form });
       return remember(
-        await h.app.inject({
+        await send({
           method: 'POST',
           url,
           payload: Buffer.from(await encoded.arrayBuffer()),
@@ -108,3 +138,12 @@ export async function signedInMember(h: Harness, accountId: number, email = `mem
   await client.signIn(email, 'a long enough password');
   return client;
 }
+
+/** The confirmation's form of "Send a PIX" (its hidden inputs), as a browser would post it. */
+export function payoutConfirmationForm(html: string): Record<string, string> {
+  const form = html.slice(html.indexOf('action="/portal/payouts"'));
+  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
+}
+
+/** The text of a `<dd id=...>` of a page (tags dropped). */
+export const detailText = (html: string, id: string) => new RegExp(`id="${id}">(.*?)</dd>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '');

@@ -40,7 +40,10 @@ beforeAll(async () => {
   const schema = await schemaOf(one);
   const database = await openDatabase({ databaseUrl: via(counter.port), dataDir: 'memory://', schema, poolSize: 5 });
   const listen = postgresListen({
-    connection: { connectionString: via(listenProxy.port), options: `-c search_path=${schema}`, application_name: 'two-listener' },
+    open: async () => ({
+      config: { connectionString: via(listenProxy.port), options: `-c search_path=${schema}`, application_name: 'two-listener' },
+      lost: () => {},
+    }),
     timeouts: { ...DEFAULT_DB_TIMEOUTS, connectMs: 1_000, queryMs: 2_000 },
   });
   const c = await createContainer(one.c.config, { clock: one.clock, database: { ...database, listen }, logger: pino({ level: 'silent' }) });

@@ -142,7 +142,7 @@ describe('POST /api/pix/refund-in/{id}', () => {
       [{ refundValue: 1.005 }, 'refundValue must be a number with at most 2 decimal places'],
       [{ refundValue: '10.00' }, 'refundValue must be a number'],
       [{ refundValue: 1, reason: 'x'.repeat(256) }, 'reason must be at most 255 characters long'],
-      [{ refundValue: 1, externalId: '' }, 'externalId must be 1 to 35 letters and digits (it is also the devolução id on the compatible family)'],
+      [{ refundValue: 1, externalId: '' }, 'externalId must be 1 to 35 printable characters, without spaces at either end'],
     ];
     for (const [body, message] of cases) {
       const res = await refund(pix.transactionId, token, body);

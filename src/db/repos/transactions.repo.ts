@@ -67,16 +67,34 @@ export const transactionsRepo = {
   async finishManyPending(
     db: Db,
     at: Date,
-    outcomes: Array<{ id: number; status: Exclude<TransactionStatus, 'PENDING'>; endToEndId: string | null; errorCode: string | null; errorMessage: string | null }>,
+    outcomes: Array<{
+      id: number;
+      status: Exclude<TransactionStatus, 'PENDING'>;
+      endToEndId: string | null;
+      errorCode: string | null;
+      errorMessage: string | null;
+      /** Who received it, as the network reports it: its name and bank fill or correct ours; our document, when we have one, stays. */
+      payee?: { name: string | null; document: string | null; bank: { ispb: string | null; name: string | null; code: string | null } } | null;
+    }>,
   ): Promise<TransactionRow[]> {
     if (outcomes.length === 0) return [];
+    const reported = (p: NonNullable<(typeof outcomes)[number]['payee']>) => ({
+      name: p.name,
+      document: p.document,
+      bank: { bankISPB: p.bank.ispb, bankName: p.bank.name, bankCode: p.bank.code },
+    });
     // One fixed-shape statement whatever the batch's size (the outcomes travel as one JSON array).
     const result = await sql<TransactionRow>`
-      ${prepared('finish_pending_transactions')}UPDATE transactions t
+      ${prepared('finish_pending_transactions_payee')}UPDATE transactions t
          SET status = v.status, processed_at = ${at}, updated_at = ${at},
-             end_to_end_id = v.e2e, error_code = v.code, error_message = v.message
-        FROM jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, e2e: o.endToEndId, code: o.errorCode, message: o.errorMessage })))}::jsonb)
-          AS v (id bigint, status text, e2e text, code text, message text)
+             end_to_end_id = v.e2e, error_code = v.code, error_message = v.message,
+             counterpart = CASE WHEN v.payee IS NULL THEN t.counterpart ELSE jsonb_build_object(
+               'name', COALESCE(v.payee->>'name', t.counterpart->>'name'),
+               'document', COALESCE(t.counterpart->>'document', v.payee->>'document'),
+               'bank', COALESCE(t.counterpart->'bank', '{"bankISPB":null,"bankName":null,"bankCode":null,"accountBranch":null,"accountNumber":null}'::jsonb)
+                       || jsonb_strip_nulls(v.payee->'bank')) END
+        FROM jsonb_to_recordset(${JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, e2e: o.endToEndId, code: o.errorCode, message: o.errorMessage, payee: o.payee ? reported(o.payee) : null })))}::jsonb)
+          AS v (id bigint, status text, e2e text, code text, message text, payee jsonb)
        WHERE t.id = v.id AND t.status = 'PENDING'
       RETURNING t.*`.execute(db);
     const byId = new Map(result.rows.map((r) => [Number(r.id), r]));

@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.ts';
 import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload, TransferEventPayload } from '../../webhooks/payloads/schemas.ts';
+import { DELAYED_SCENARIO_PATTERN, SCENARIO_VALUES } from '../../network/sandbox/scenarios.ts';
 import { addExamples } from './examples.ts';
 import { gettingStarted } from './getting-started.ts';
 
@@ -113,6 +114,7 @@ export function swaggerOptions(config: Config): FastifyDynamicSwaggerOptions {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (documentObject) => {
       const document = documentFormats((documentObject as { openapiObject: Record<string, unknown> }).openapiObject);
+      documentScenarioHeader(document);
       addExamples(document);
       return document as never;
     },
@@ -134,7 +136,34 @@ function documentFormats(document: Record<string, unknown>): Record<string, unkn
       out.pattern ??= '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
     }
     if (out.format === 'money' && typeof out.description !== 'string') out.description = 'BRL, at most 2 decimals (format money)';
+    // A field and its alias, exactly one of them (validated by the keyword of that name), in standard terms.
+    const oneOfFields = out['x-one-of-fields'];
+    if (Array.isArray(oneOfFields) && out.oneOf === undefined) out.oneOf = oneOfFields.map((field) => ({ required: [field] }));
     return out;
   };
   return visit(document) as Record<string, unknown>;
+}
+
+type Parameter = { name?: string; in?: string; schema?: Record<string, unknown> };
+
+/**
+ * `X-Sandbox-Scenario` as the enum of its values plus the `delayed:Ns` pattern, from the scenario
+ * table. Only in the document: the service validates the header with that table itself, so an unknown
+ * value is answered with the list of allowed ones, and production refuses the header whatever its value.
+ */
+function documentScenarioHeader(document: Record<string, unknown>): void {
+  for (const item of Object.values((document.paths ?? {}) as Record<string, Record<string, { parameters?: Parameter[] }>>)) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'header' || parameter.name !== 'x-sandbox-scenario') continue;
+        parameter.schema = {
+          anyOf: [
+            { type: 'string', enum: [...SCENARIO_VALUES] },
+            { type: 'string', pattern: DELAYED_SCENARIO_PATTERN, description: 'delayed:Ns: settles N seconds later than success (N above 120 counts as 120)' },
+          ],
+          examples: ['success', 'delayed:10s', 'error:insufficient-funds'],
+        };
+      }
+    }
+  }
 }

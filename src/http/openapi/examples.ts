@@ -5,6 +5,7 @@
  * against its schema.
  */
 
+import { errorExample, type OperationFacts } from './error-examples.ts';
 import { RECORDED_EXAMPLES } from './recorded-examples.ts';
 
 const CPF = '11144477735'; // valid check digits
@@ -65,7 +66,7 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
     responses: { 201: { id: 2, name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL', pixKey: EVP, createdAt: AT } },
   },
   createDeposit: {
-    request: { accountId: 2, amount: 1000.0, payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
+    request: { accountId: 2, value: 1000.0, payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },
   },
   registerAccountWebhook: {
     request: { eventType: 'cash_in', url: 'https://example.com/pix/webhooks', headers: [{ key: 'x-api-key', value: 'my-receiver-key' }] },
@@ -153,19 +154,46 @@ export const OPERATION_EXAMPLES: Record<string, Examples> = Object.fromEntries(
   }),
 );
 
-type Operation = { operationId?: string; requestBody?: { content?: Record<string, { example?: unknown }> }; responses?: Record<string, { content?: Record<string, { example?: unknown }> }> };
+type Media = { schema?: { $ref?: string }; example?: unknown };
+type Operation = {
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: OperationFacts['parameters'];
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+};
 
-/** Puts the examples on the operations of a generated document. */
-export function addExamples(document: { paths?: Record<string, Record<string, Operation>> }): void {
-  for (const item of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(item)) {
+const ENVELOPES = ['ApiError', 'ShortError', 'OAuthError'] as const;
+
+/** Puts the examples on the operations of a generated document: the main ones above, and one per error status. */
+export function addExamples(document: { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> }): void {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
       const examples = operation.operationId ? OPERATION_EXAMPLES[operation.operationId] : undefined;
-      if (!examples) continue;
       const body = operation.requestBody?.content?.['application/json'];
-      if (body && examples.request !== undefined) body.example = examples.request;
-      for (const [status, example] of Object.entries(examples.responses ?? {})) {
-        const media = operation.responses?.[status]?.content?.['application/json'];
-        if (media) media.example = example;
+      if (examples) {
+        if (body && examples.request !== undefined) body.example = examples.request;
+        for (const [status, example] of Object.entries(examples.responses ?? {})) {
+          const media = operation.responses?.[status]?.content?.['application/json'];
+          if (media) media.example = example;
+        }
+      }
+      if (!operation.operationId) continue;
+      const facts: OperationFacts = {
+        operationId: operation.operationId,
+        method,
+        path,
+        security: operation.security ?? [],
+        parameters: operation.parameters ?? [],
+        body: body?.schema as OperationFacts['body'],
+        components: document.components ?? {},
+      };
+      // Every error status its own example (the envelope's schema has one example only: a 400).
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const media = response.content?.['application/json'];
+        const envelope = ENVELOPES.find((name) => media?.schema?.$ref === `#/components/schemas/${name}`);
+        if (!media || !envelope || Number(status) < 400 || media.example !== undefined) continue;
+        media.example = errorExample(facts, Number(status), envelope);
       }
     }
   }

@@ -51,6 +51,12 @@ export function errorStatusesOf(route: Pick<RouteOptions, 'method' | 'url'>, sch
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** What a route says of one of its error answers (`{ ...ShortError, description }`), when it says more than the envelope's own text. */
+function ownDescription(declared: { $id?: string; description?: string } | undefined): string | undefined {
+  const shared = errorSchemas.find((s) => s.$id === declared?.$id) as { description?: string } | undefined;
+  return declared?.description !== undefined && declared.description !== shared?.description ? declared.description : undefined;
+}
+
 const isErrorSchema = (value: unknown) => errorSchemas.some((s) => s === value || (value as { $id?: string })?.$id === s.$id);
 
 /**
@@ -74,7 +80,7 @@ export function documentRoute(family: FamilyDocs, operationName: () => string | 
       response[status] = {
         // A route may name another family's envelope for one status; that reference is kept.
         $ref: `${declared?.$id ?? envelope}#`,
-        description: DESCRIPTIONS[status] ?? 'Error',
+        description: ownDescription(declared) ?? DESCRIPTIONS[status] ?? 'Error',
         ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
       };
     }

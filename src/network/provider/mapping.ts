@@ -1,7 +1,7 @@
 import type { DictKey } from '../../domain/pix-keys.ts';
 import { isUuidV4 } from '../../domain/ids.ts';
 import { centsFromNumber, toBrlNumber, type Cents } from '../../domain/money.ts';
-import type { Payer, PaymentOrder, PaymentStatus, SubmitAnswer } from '../pix-network.ts';
+import type { PayeeReport, Payer, PaymentOrder, PaymentStatus, SubmitAnswer } from '../pix-network.ts';
 import { errorCodeOf, errorMessageOf } from './provider-api.ts';
 import type { HttpAnswer } from './http-client.ts';
 import type { CashOutQrCodeRequest, CashOutRequest, NoticeCounterpart, ProviderErrorBody, ProviderKeyType, RefundInRequest, TransactionPoll } from './types.ts';
@@ -128,12 +128,28 @@ export function submitAnswerOf(answer: HttpAnswer, checkAt: Date): Extract<Submi
   return { status: 'rejected', errorCode: code ?? `PROVIDER_HTTP_${answer.status}`, errorMessage: errorMessageOf(body, `O provedor recusou o pagamento (HTTP ${answer.status}).`) };
 }
 
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** Who received a payment, from a notice's counterpart; undefined when it names nobody. */
+export function payeeOf(counterpart: NoticeCounterpart | null | undefined): PayeeReport | undefined {
+  const payee: PayeeReport = {
+    name: text(counterpart?.name),
+    document: text(counterpart?.document),
+    bank: { ispb: text(counterpart?.bank?.bankISPB), name: text(counterpart?.bank?.bankName), code: text(counterpart?.bank?.bankCode) },
+  };
+  const says = [payee.name, payee.document, payee.bank.ispb, payee.bank.name, payee.bank.code].some((v) => v !== null);
+  return says ? payee : undefined;
+}
+
 /** Where a payment stands, from `GET /api/pix/transaction/{externalId}`. An unknown status is pending, never success. */
 export function paymentStatusOf(answer: HttpAnswer, checkAt: Date): PaymentStatus {
   if (answer.status === 404) return { status: 'not_found' };
   if (answer.status !== 200) return { status: 'unknown', reason: `the status query answered HTTP ${answer.status}`, retryAt: checkAt };
   const poll = answer.body as Partial<TransactionPoll>;
-  if (poll.status === 'CONFIRMED' && typeof poll.e2eId === 'string' && poll.e2eId !== '') return { status: 'settled', endToEndId: poll.e2eId };
+  if (poll.status === 'CONFIRMED' && typeof poll.e2eId === 'string' && poll.e2eId !== '') {
+    const payee = poll.type === 'WITHDRAW' || poll.type === 'TRANSFER' ? payeeOfPoll(poll) : undefined;
+    return { status: 'settled', endToEndId: poll.e2eId, ...(payee ? { payee } : {}) };
+  }
   if (poll.status === 'ERROR') return { status: 'rejected', ...ADAPTER_REJECTIONS.failedWithoutReason };
   return { status: 'pending', checkAt };
 }
@@ -152,6 +168,15 @@ export function payerOf(counterpart: NoticeCounterpart | null | undefined): Paye
     document: counterpart?.document || '',
     ispb: counterpart?.bank?.bankISPB || '00000000',
   };
+}
+
+/** Who received a payout, as the status query tells it (its counterpart fields). */
+function payeeOfPoll(poll: Partial<TransactionPoll>): PayeeReport | undefined {
+  return payeeOf({
+    name: poll.counterpartName ?? null,
+    document: poll.counterpartDocument ?? null,
+    bank: { bankISPB: poll.counterpartAccountIspb ?? null, bankName: poll.counterpartAccountBankName ?? null, bankCode: poll.counterpartAccountBankCode ?? null },
+  });
 }
 
 /** The payer of a paid charge as the status query tells it. */

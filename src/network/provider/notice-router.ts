@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { Payer } from '../pix-network.ts';
 import type { ChargeBook } from './charge-book.ts';
-import { ADAPTER_REJECTIONS, centsOf, payerOf, referenceOfRefundExternalId } from './mapping.ts';
+import { ADAPTER_REJECTIONS, centsOf, payeeOf, payerOf, referenceOfRefundExternalId } from './mapping.ts';
 import type { ProviderSink } from './provider-sink.ts';
 import type { MedNotice, TransactionNotice } from './types.ts';
 
@@ -85,7 +85,9 @@ export async function routeNotice(payload: Record<string, unknown>, deps: { sink
       if (n.status === 'CONFIRMED') {
         const endToEndId = str(n.endToEndId);
         if (!endToEndId) throw new Error(`${event} ${reference} is CONFIRMED without an endToEndId`);
-        const done = await sink.onPaymentOutcome(reference, { status: 'settled', endToEndId });
+        // A payout's notice says who received it (the provider has no key look-up before it).
+        const payee = event === 'CashOut' ? payeeOf(n.counterpart) : undefined;
+        const done = await sink.onPaymentOutcome(reference, { status: 'settled', endToEndId, ...(payee ? { payee } : {}) });
         return done ? 'payment settled' : 'no change (already finished, or not a payment of ours)';
       }
       if (n.status === 'ERROR') {

@@ -182,13 +182,18 @@ export function createProviderNetwork(deps: {
     chargeRules: { provider: new URL(deps.config.url).host, minExpirationSeconds: 30 },
 
     /**
-     * The provider's API does not query the key directory (interface spec, cash-out): a well-formed
-     * key is taken as found, its holder as the payer named it and the bank unknown; the provider (or
-     * the receiving bank) refuses a key that does not exist, and the payment then ends ERROR with
-     * the provider's code (PIX_INVALID_PIX_KEY) and its money released.
+     * The provider's public API has no key look-up (its OpenAPI: cash-out, cash-out by QR code,
+     * refund-in, status and lists; nothing answers who holds a key): a well-formed key is taken as
+     * found, and of its holder only what the key itself says is known (a CPF or CNPJ key is its
+     * holder's document). Its cash-out requires the holder's document (`details.document`), so for
+     * other keys the payer must name it. The provider (or the receiving bank) refuses a key that does
+     * not exist: the payment ends ERROR with its code and the money released; a payment that settles
+     * tells who received it (the CashOut notice's counterpart, the status query's counterpart
+     * fields), which then fills the transaction's counterpart.
      */
-    async lookupKey(_key: DictKey, hint?: { name?: string | null; document?: string | null }): Promise<KeyLookup> {
-      return { found: true, holder: { name: hint?.name ?? '', document: hint?.document ?? '', bank: { ispb: null, name: null, code: null }, branch: null, account: null } };
+    async lookupKey(key: DictKey): Promise<KeyLookup> {
+      const document = key.type === 'CPF' || key.type === 'CNPJ' ? key.normalized : null;
+      return { found: true, holder: { name: null, document, bank: { ispb: null, name: null, code: null }, branch: null, account: null }, documentRequired: true };
     },
 
     async submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]> {

@@ -62,6 +62,8 @@ export interface TransactionPoll {
   counterpartName: string | null;
   counterpartDocument: string | null;
   counterpartAccountIspb: string | null;
+  counterpartAccountBankName: string | null;
+  counterpartAccountBankCode: string | null;
 }
 
 /** One item of `GET /api/transactions` (TransactionSearchOutputDto). */

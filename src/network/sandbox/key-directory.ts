@@ -32,8 +32,9 @@ export function syntheticHolder(key: DictKey, hint: { name?: string | null; docu
   const bank = bankFor(key.normalized);
   return {
     name: hint.name || `${FIRST[h % FIRST.length]} ${LAST[Math.floor(h / 10) % LAST.length]}`,
-    // An invented holder has the document the payer sent (a document key's own, when none was sent).
-    document: hint.document || (key.type === 'CPF' || key.type === 'CNPJ' ? key.normalized : ''),
+    // An invented holder has the document the payer sent (a document key's own, when none was sent);
+    // an e-mail, phone or random key asked about without one has no document the directory can say.
+    document: hint.document || (key.type === 'CPF' || key.type === 'CNPJ' ? key.normalized : null),
     bank: { ispb: bank.ispb, name: bank.name, code: bank.code },
     branch: String(1 + (h % 9000)).padStart(4, '0'),
     account: `${100000 + (h % 900000)}-${h % 10}`,
@@ -61,9 +62,10 @@ async function registeredHolders(db: Kysely<DB>, keys: string[]): Promise<Map<st
 export function createSandboxKeyDirectory(db: Kysely<DB>) {
   const registered = createSharedLookup((keys: string[]) => registeredHolders(db, keys));
   return async function lookupKey(key: DictKey, hint: { name?: string | null; document?: string | null } = {}): Promise<KeyLookup> {
+    // The simulator pays a key with or without the payer naming its holder's document.
     const holder = await registered(key.normalized);
-    if (holder) return { found: true, holder };
+    if (holder) return { found: true, holder, documentRequired: false };
     if (isNotFoundKey(key)) return { found: false };
-    return { found: true, holder: syntheticHolder(key, hint) };
+    return { found: true, holder: syntheticHolder(key, hint), documentRequired: false };
   };
 }

@@ -30,6 +30,23 @@ export const PROVIDER_UNAVAILABLE = 'error:provider-unavailable';
 
 const ALLOWED = ['success', 'delayed:<N>s', 'pending (cash-in and cob only)', ...Object.keys(REJECTIONS), PROVIDER_UNAVAILABLE];
 
+/** The header's fixed values (for the API document's enum); `delayed:Ns` is the one pattern beside them. */
+export const SCENARIO_VALUES = ['success', 'pending', ...Object.keys(REJECTIONS), PROVIDER_UNAVAILABLE] as const;
+export const DELAYED_SCENARIO_PATTERN = '^delayed:[0-9]{1,6}s$';
+
+/** What the header does, for the API document (Markdown: values in code spans, nothing a renderer takes for HTML). */
+export function scenarioHeaderDescription(): string {
+  const errors = Object.entries(REJECTIONS).map(([value, r]) => `\`${value}\` (${r.errorCode})`);
+  return [
+    'Sandbox only: picks what the simulated network does with this operation (production answers 400). The HTTP answer is unchanged; only the outcome and its webhook change.',
+    '`success` or no header: settles after SANDBOX_SETTLEMENT_DELAY_MS (a charge: paid by a simulated payer).',
+    `\`delayed:Ns\` (pattern ${DELAYED_SCENARIO_PATTERN}): the same, N seconds later (at most ${MAX_EXTRA_DELAY_S}).`,
+    '`pending` (charges only: cash-in and cob): waits for POST /sandbox/charges/{id}/pay or its expiry.',
+    `Ends ERROR with this errorCode: ${errors.join(', ')}.`,
+    `\`${PROVIDER_UNAVAILABLE}\`: answers 500 at once; nothing is stored and no money is held.`,
+  ].join(' ');
+}
+
 /**
  * Reads the header (sandbox only). `error:provider-unavailable` throws at once: the request answers
  * 500 and nothing is stored. Unknown values answer 400 listing the allowed ones.

@@ -139,6 +139,8 @@ export const memberRoutes: PortalRoutes = (app, c) => {
     const ctx = request.portal;
     const t = ctx.t;
     const cp = publicCounterpart(tx.counterpart);
+    // A payout still on its way may not know its receiver yet (a provider tells it when it settles).
+    const unknown = tx.kind === 'WITHDRAW' && tx.status === 'PENDING' ? <em class="muted">{t('notKnownUntilSettled')}</em> : '—';
     return render(
       reply,
       <Page ctx={ctx} title={t('transaction')} active="/portal/transactions">
@@ -181,11 +183,11 @@ export const memberRoutes: PortalRoutes = (app, c) => {
             <h2 id="counterpart">{t('counterpart')}</h2>
             <dl class="details">
               <dt>{ctx.lang === 'en' ? 'Name' : 'Nome'}</dt>
-              <dd>{cp.name ?? '—'}</dd>
+              <dd>{cp.name ?? unknown}</dd>
               <dt>{t('document')}</dt>
               <dd class="mono">{cp.document ?? '—'}</dd>
               <dt>{t('bank')}</dt>
-              <dd>{[cp.bank.bankName, cp.bank.bankISPB].filter(Boolean).join(' · ') || '—'}</dd>
+              <dd>{[cp.bank.bankName, cp.bank.bankISPB].filter(Boolean).join(' · ') || unknown}</dd>
               <dt>{ctx.lang === 'en' ? 'Branch / account' : 'Agência / conta'}</dt>
               <dd>{[cp.bank.accountBranch, cp.bank.accountNumber].filter(Boolean).join(' / ') || '—'}</dd>
             </dl>

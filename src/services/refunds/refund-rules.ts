@@ -17,3 +17,13 @@ export function refundDeadlinePassed(original: Pick<TransactionRow, 'processed_a
 /** What is still refundable of an original (pending and settled refunds both count). */
 export const remainingRefundable = (original: Pick<TransactionRow, 'original_amount' | 'refunded_amount'>): Cents =>
   cents(original.original_amount - original.refunded_amount);
+
+/** The central bank's devolução id: 1 to 35 letters and digits. */
+export const DEVOLUCAO_ID_PATTERN = '^[a-zA-Z0-9]{1,35}$';
+const DEVOLUCAO_ID = new RegExp(DEVOLUCAO_ID_PATTERN);
+
+/**
+ * True when a refund-in's externalId can also be its devolução id on the compatible family (decisions
+ * section 7); any other externalId leaves the refund reachable there by the service's own id.
+ */
+export const isDevolucaoId = (id: string): boolean => DEVOLUCAO_ID.test(id);

@@ -9,7 +9,7 @@ import type { RefundNature } from '../../db/schema/refunds.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
-import { refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
+import { isDevolucaoId, refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
 import { transact } from '../../db/transact.ts';
 
 /** What the refund service needs of the one settlement job of outgoing debits (services/settlement). */
@@ -72,8 +72,11 @@ export function createRefundService(deps: {
         });
       }
       const transactionId = newUuidV4();
-      // Without an externalId the refund still gets an id a devolucao GET can use: 32 alphanumerics.
-      const refundId = cmd.refundId ?? transactionId.replaceAll('-', '');
+      // The devolução id (`[a-zA-Z0-9]{1,35}`): the client's id when it is one, otherwise the
+      // service's own (the transactionId without hyphens, 32 alphanumerics), which a devolucao GET
+      // can use; the public family's externalId stays as the client sent it.
+      const refundId = cmd.refundId !== undefined && isDevolucaoId(cmd.refundId) ? cmd.refundId : transactionId.replaceAll('-', '');
+      const externalId = cmd.refundId ?? refundId;
       const rtrId = endToEndId('D', deps.institutionIspb, now);
       const row = {
         transaction_id: transactionId,
@@ -83,7 +86,7 @@ export function createRefundService(deps: {
         origin: cmd.family === 'api' ? 'refund_in' : 'devolucao',
         family: cmd.family,
         // The devolucao id is unique per original only, so it is not an account-wide externalId.
-        external_id: cmd.family === 'api' ? refundId : null,
+        external_id: cmd.family === 'api' ? externalId : null,
         // Refunds carry no fee: the payer gets back exactly what is refunded.
         original_amount: cmd.amount,
         fee_amount: cents(0),
@@ -125,7 +128,7 @@ export function createRefundService(deps: {
       });
       if (!refund) {
         if (cmd.family === 'bacen') throw new DomainError('DEVOLUCAO_ID_IN_USE', { id: refundId });
-        throw new DomainError('PIX_REFUND_DUPLICATE_EXTERNAL_ID', { externalId: refundId });
+        throw new DomainError('PIX_REFUND_DUPLICATE_EXTERNAL_ID', { externalId });
       }
       const refunded = await refundsRepo.reserve(trx, original.id, cmd.amount);
       if (refunded === undefined) {

@@ -6,6 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Container } from '../../container.ts';
 import type { Cents } from '../../domain/money.ts';
 import { parseCertificate } from '../auth/x509.ts';
+import { adminTokenFile } from './admin-token.ts';
 
 const DEMO_FUNDING = 1_000_000 as Cents; // R$ 10,000.00
 const DEMO_DOCUMENT = '11144477735';
@@ -15,6 +16,8 @@ export const DEMO_MEMBER_EMAIL = 'demo@example.com';
 
 export interface DemoAccount {
   accountId: number;
+  /** What it holds now (it was funded once; what was spent or received since shows). */
+  balance: { available: Cents; blocked: Cents };
   portalPassword: string;
   pixKey: string;
   clientId: string;
@@ -113,23 +116,35 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
     writeFileSync(portalPasswordPath, portalPassword, { mode: 0o600 });
   }
   await c.portalPeople.ensureDemoMember(account.id, DEMO_MEMBER_EMAIL, portalPassword);
-  return { accountId: account.id, portalPassword, pixKey: account.pix_key, clientId: saved.clientId, clientSecret: saved.clientSecret, certPath, keyPath };
+  const current = await c.accounts.get(account.id);
+  return { accountId: account.id, balance: { available: current.available, blocked: current.blocked }, portalPassword, pixKey: account.pix_key, clientId: saved.clientId, clientSecret: saved.clientSecret, certPath, keyPath };
 }
 
-export function printDemo(demo: DemoAccount, config: Config) {
-  const scheme = config.tls ? 'https' : 'http';
-  const base = `${scheme}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+const reais = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const brl = (amount: Cents) => `R$ ${reais.format(amount / 100)}`;
+
+/** What the start-up banner says about the admin token: where it is kept, or why it is not. */
+function adminTokenNote(config: Config): string {
+  if (!config.adminTokenGenerated) return '';
+  const file = adminTokenFile(config);
+  return file ? `   (generated once, kept in ${file}; set ADMIN_TOKEN to choose one)` : '   (generated for this run: DATA_DIR=memory:// keeps nothing; set ADMIN_TOKEN to choose one)';
+}
+
+/** The sandbox's start-up banner: where the API is (PUBLIC_URL), the admin token, the demo account and a ready curl. */
+export function demoBanner(demo: DemoAccount, config: Config): string {
+  const base = config.publicUrl;
   // Over our own TLS the certificate is proven on the handshake (-k: the server's may be self-signed).
   const presentCert = config.tls
     ? `    -k --cert '${demo.certPath}' --key '${demo.keyPath}' \\`
     : `    -H "X-SSL-Client-Cert: $(node -e 'process.stdout.write(encodeURIComponent(require("fs").readFileSync(process.argv[1],"utf8")))' '${demo.certPath}')" \\`;
+  const blocked = demo.balance.blocked > 0 ? ` (${brl(demo.balance.blocked)} blocked)` : '';
   const lines = [
     '',
     '  pix-account-service is running in SANDBOX mode',
     `  API:          ${base}   (docs: ${base}/docs)`,
-    `  Admin token:  ${config.adminToken}${config.adminTokenGenerated ? '   (generated; set ADMIN_TOKEN to fix it)' : ''}`,
+    `  Admin token:  ${config.adminToken}${adminTokenNote(config)}`,
     '',
-    `  Demo account: id ${demo.accountId}, PIX key ${demo.pixKey}, funded with R$ 10,000.00`,
+    `  Demo account: id ${demo.accountId}, PIX key ${demo.pixKey}, balance ${brl(demo.balance.available)} available${blocked}`,
     `  clientId:     ${demo.clientId}`,
     `  clientSecret: ${demo.clientSecret}`,
     `  certificate:  ${demo.certPath}`,
@@ -146,5 +161,9 @@ export function printDemo(demo: DemoAccount, config: Config) {
     `  Then: curl -s${config.tls ? ' -k' : ''} ${base}/api/balance -H 'Authorization: Bearer <access_token>'`,
     '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  return lines.join('\n') + '\n';
+}
+
+export function printDemo(demo: DemoAccount, config: Config) {
+  process.stdout.write(demoBanner(demo, config));
 }

@@ -66,7 +66,7 @@ export function registerPaymentSteps(deps: {
     for (const { payload, answer } of done) {
       switch (answer.status) {
         case 'settled':
-          outcomes.push({ id: payload.id, outcome: { status: 'settled', endToEndId: answer.endToEndId } });
+          outcomes.push({ id: payload.id, outcome: { status: 'settled', endToEndId: answer.endToEndId, ...(answer.payee ? { payee: answer.payee } : {}) } });
           break;
         case 'rejected':
           outcomes.push({ id: payload.id, outcome: { status: 'rejected', errorCode: answer.errorCode, errorMessage: answer.errorMessage } });

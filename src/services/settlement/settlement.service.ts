@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
-import type { PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
+import type { PayeeReport, PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
 import type { Outbox, OutgoingEvent } from '../../webhooks/outbox.ts';
 import { paymentOrderOf, toStepPayload, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
 import { PAYMENT_STEPS, registerPaymentSteps, SUBMIT_STEP_JOB } from './payment-steps.ts';
@@ -22,7 +22,7 @@ export interface SettlementHook {
   onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<OutgoingEvent[]>;
 }
 
-export type Outcome = { status: 'settled'; endToEndId: string } | { status: 'rejected'; errorCode: string; errorMessage: string };
+export type Outcome = { status: 'settled'; endToEndId: string; payee?: PayeeReport } | { status: 'rejected'; errorCode: string; errorMessage: string };
 
 /**
  * The one settlement path of every outgoing debit (cash-out by key or QR code, direct transfer,
@@ -72,7 +72,7 @@ export function createSettlement(deps: {
       now,
       moves.map(({ id, outcome }) =>
         outcome.status === 'settled'
-          ? { id, status: 'CONFIRMED' as const, endToEndId: outcome.endToEndId, errorCode: null, errorMessage: null }
+          ? { id, status: 'CONFIRMED' as const, endToEndId: outcome.endToEndId, errorCode: null, errorMessage: null, payee: outcome.payee ?? null }
           : { id, status: 'ERROR' as const, endToEndId: null, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage },
       ),
     );

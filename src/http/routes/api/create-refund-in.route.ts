@@ -9,7 +9,13 @@ const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
   reason: Type.Optional(Type.String({ maxLength: 255 })),
   externalId: Type.Optional(
-    Type.String({ format: 'devolucao-id', description: "unique per account; 1-35 letters and digits, the compatible family's devolucao id" }),
+    Type.String({
+      format: 'refund-external-id',
+      description:
+        "Unique per account; 1 to 35 printable characters, without spaces at either end (as the provider's API takes it). " +
+        'When it is only letters and digits it is also the refund\'s devolução id on the compatible family (`GET /pix/{e2eid}/devolucao/{externalId}`); ' +
+        'otherwise the refund is reachable there by the service\'s own id, its `transactionId` without hyphens.',
+    }),
   ),
 });
 
@@ -52,7 +58,7 @@ export const createRefundInRoute: RouteModule = (app, c) =>
       });
       return reply.code(201).send({
         transactionId: tx.transaction_id,
-        externalId: refund.refund_id,
+        externalId: tx.external_id ?? refund.refund_id,
         status: tx.status,
         refundValue: toBrlNumber(tx.original_amount),
         providerTransactionId: refund.rtr_id,

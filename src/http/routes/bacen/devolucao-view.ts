@@ -1,11 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { toDecimalString } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
+import { DEVOLUCAO_ID_PATTERN } from '../../../services/refunds/refund-rules.ts';
 import type { RefundRow } from '../../../services/refunds/refunds.repo.ts';
 
 export const DevolucaoParams = Type.Object({
   e2eid: Type.String({ pattern: '^[a-zA-Z0-9]{32}$', description: 'end-to-end id of the received PIX' }),
-  id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$', description: 'client-generated refund id' }),
+  id: Type.String({
+    pattern: DEVOLUCAO_ID_PATTERN,
+    description: "client-generated refund id; a refund-in made with another externalId is here under the service's own id, its transactionId without hyphens",
+  }),
 });
 
 /** The central bank's `Devolucao` (bacen-pix-api openapi). */

@@ -31,28 +31,30 @@ const MAPPING: Partial<Record<string, { status: number; error: string }>> = {
   RATE_LIMITED: { status: 429, error: 'slow_down' },
 };
 
+/** The RFC 6749 status and body of a refusal; undefined when it is not one of ours to map. */
+export function oauthAnswerOf(failure: unknown): { status: number; body: Record<string, unknown> } | undefined {
+  if (failure instanceof OAuthError) return { status: failure.status, body: { error: failure.error, error_description: failure.message } };
+  if (!(failure instanceof DomainError) || !MAPPING[failure.code]) return undefined;
+  const mapped = MAPPING[failure.code]!;
+  return {
+    status: mapped.status,
+    body: {
+      error: mapped.error,
+      error_description: failure.message,
+      error_code: failure.code,
+      ...(typeof failure.details?.hint === 'string' ? { hint: failure.details.hint } : {}),
+    },
+  };
+}
+
 /**
  * Writes `{error, error_description, error_code?, hint?}`; false when the error is not one of ours to
  * map (the family's error handler then answers it).
  */
 export function sendOAuthError(reply: FastifyReply, failure: unknown): boolean {
-  let status: number;
-  let body: Record<string, unknown>;
-  if (failure instanceof OAuthError) {
-    status = failure.status;
-    body = { error: failure.error, error_description: failure.message };
-  } else if (failure instanceof DomainError && MAPPING[failure.code]) {
-    const mapped = MAPPING[failure.code]!;
-    status = mapped.status;
-    body = {
-      error: mapped.error,
-      error_description: failure.message,
-      error_code: failure.code,
-      ...(typeof failure.details?.hint === 'string' ? { hint: failure.details.hint } : {}),
-    };
-  } else {
-    return false;
-  }
+  const answer = oauthAnswerOf(failure);
+  if (!answer) return false;
+  const { status, body } = answer;
   reply.code(status).headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
   // RFC 6749 section 5.2: a 401 names the authentication scheme the client may use.
   if (status === 401) reply.header('www-authenticate', 'Basic realm="pix-account-service"');

@@ -7,7 +7,7 @@ const CHECK_TIMEOUT_MS = 2000;
 const Check = Type.Union([Type.Literal('ok'), Type.String()]);
 const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
-  checks: Type.Object({ database: Check, migrations: Check, scheduler: Check }),
+  checks: Type.Object({ database: Check, migrations: Check, scheduler: Check, draining: Type.Optional(Check) }),
 });
 
 /** A check's answer within CHECK_TIMEOUT_MS: 'ok', or why not. */
@@ -23,14 +23,20 @@ async function check(run: () => Promise<string>): Promise<string> {
 
 /**
  * Readiness (a load balancer's question "may I send traffic here?"): the database answers, every
- * migration this code knows is applied, and the job scheduler is running. 503 with Retry-After
- * otherwise, naming the failing check. Liveness stays GET /health.
+ * migration this code knows is applied, the job scheduler is running, and the service is not shutting
+ * down (draining). 503 with Retry-After otherwise, naming the failing check. Liveness stays GET /health.
  */
 export const readyRoute: RouteModule = (app, c) =>
   app.get(
     '/ready',
-    { schema: { tags: ['system'], summary: 'Readiness: database, migrations, scheduler', response: { 200: Readiness, 503: Readiness } } },
+    { schema: { tags: ['system'], summary: 'Readiness: database, migrations, scheduler, not shutting down', response: { 200: Readiness, 503: Readiness } } },
     async (_request, reply) => {
+      // Shutting down (SIGTERM, src/http/drain.ts): not ready at once, without asking the database.
+      if (c.drain.draining) {
+        reply.code(503).header('retry-after', '5');
+        const skipped = 'not checked: shutting down';
+        return { status: 'not_ready' as const, checks: { database: skipped, migrations: skipped, scheduler: skipped, draining: 'shutting down' } };
+      }
       const database = await check(async () => (await sql`SELECT 1`.execute(c.db), 'ok'));
       const migrations =
         database === 'ok'
