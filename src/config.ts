@@ -45,6 +45,11 @@ export interface Config {
   readonly pixNetwork: 'sandbox' | 'provider';
   /** The upstream provider's connection (PROVIDER_*), set exactly when `pixNetwork` is `provider`. */
   readonly provider: ProviderConfig | undefined;
+  /**
+   * WEBHOOK_SECRET_OVERLAP_S: after a webhook signing-secret rotation, how long (service clock) the
+   * previous secret still signs deliveries beside the new one (default 86400).
+   */
+  readonly webhookSecretOverlapS: number;
 }
 
 /** How this service reaches its upstream PIX provider (issue 13; docs/decisions.md "Provider adapter"). */
@@ -193,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: workers(env, databaseUrl),
     pixNetwork,
     provider,
+    webhookSecretOverlapS: integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86_400, 0, 30 * 86_400),
   });
 }
 

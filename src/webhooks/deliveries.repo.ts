@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, EventType } from '../db/schema.ts';
 import type { DeliveryStatus, WebhookHeader } from '../db/schema/webhooks.ts';
+import type { StoredSigningSecrets } from './signing-secrets.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
@@ -20,7 +21,8 @@ export interface ClaimedDelivery {
   headers: WebhookHeader[];
   /** False when the registration was disabled or deleted after the event fanned out. */
   active: boolean;
-  secret: string | null;
+  /** The account's signing secrets (null before its first one is made); see signing-secrets.ts. */
+  secrets: StoredSigningSecrets | null;
 }
 
 export interface DeliveryResult {
@@ -40,7 +42,9 @@ export interface AttemptLog {
   eventRowId: number | null;
   deliveryId: number | null;
   webhookId: number | null;
-  kind: 'delivery' | 'resend';
+  kind: 'delivery' | 'resend' | 'test';
+  /** Test deliveries only: the event type they imitate (they belong to no stored event). */
+  eventType?: EventType | null;
   attempt: number | null;
   url: string;
   statusCode: number | null;
@@ -80,6 +84,8 @@ export const deliveriesRepo = {
       headers: WebhookHeader[] | string;
       active: boolean;
       secret: string | null;
+      previous_secret: string | null;
+      previous_valid_until: Date | string | null;
     }>`
       WITH due AS (
         SELECT id FROM webhook_deliveries
@@ -96,7 +102,8 @@ export const deliveriesRepo = {
       )
       SELECT c.id, c.attempts, c.account_id, c.event_id, c.webhook_id,
              e.event_id AS message_id, COALESCE(e.body, e.payload::text) AS body,
-             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active, s.secret
+             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active,
+             s.secret, s.previous_secret, s.previous_valid_until
         FROM claimed c
         JOIN events e ON e.id = c.event_id
         JOIN webhooks w ON w.id = c.webhook_id
@@ -114,7 +121,7 @@ export const deliveriesRepo = {
       url: r.url,
       headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as WebhookHeader[]) : r.headers,
       active: r.active,
-      secret: r.secret,
+      secrets: r.secret === null ? null : { secret: r.secret, previous_secret: r.previous_secret, previous_valid_until: r.previous_valid_until },
     }));
   },
 
@@ -150,6 +157,7 @@ export const deliveriesRepo = {
           delivery_id: l.deliveryId,
           webhook_id: l.webhookId,
           kind: l.kind,
+          event_type: l.eventType ?? null,
           attempt: l.attempt,
           url: l.url,
           status_code: l.statusCode,

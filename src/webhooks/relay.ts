@@ -8,13 +8,14 @@ import { deliveriesRepo, type AttemptLog, type ClaimedDelivery, type DeliveryRes
 import { registrationsRepo } from './registrations.repo.ts';
 import { retryDelayMs } from './retry-schedule.ts';
 import { signatureHeaders } from './signature.ts';
+import { signingSecretsAt } from './signing-secrets.ts';
 import type { AttemptResult, WebhookTransport } from './transport.ts';
 
 export const USER_AGENT = 'pix-account-service-webhooks/1';
 
-/** The headers of one attempt: JSON, the registration's own headers, then the signature. */
+/** The headers of one attempt: JSON, the registration's own headers, then the signature (one per secret). */
 export function deliveryHeaders(input: {
-  secret: string;
+  secrets: readonly string[];
   messageId: string;
   body: string;
   custom: Array<{ key: string; value: string }>;
@@ -22,7 +23,7 @@ export function deliveryHeaders(input: {
 }): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   for (const { key, value } of input.custom) headers[key.toLowerCase()] = value;
-  return { ...headers, ...signatureHeaders(input.secret, input.messageId, input.signedAt, input.body) };
+  return { ...headers, ...signatureHeaders(input.secrets, input.messageId, input.signedAt, input.body) };
 }
 
 interface Outcome {
@@ -132,8 +133,9 @@ export function createRelay(options: RelayOptions) {
       };
     }
     try {
-      const secret = d.secret ?? (await registrationsRepo.ensureSecret(db, d.accountId, clock.now()));
-      const headers = deliveryHeaders({ secret, messageId: d.messageId, body: d.body, custom: d.headers, signedAt: options.signingClock.now() });
+      // During a rotation's overlap both secrets sign (judged on the service clock, like the overlap's end).
+      const secrets = d.secrets ? signingSecretsAt(d.secrets, clock.now()) : [await registrationsRepo.ensureSecret(db, d.accountId, clock.now())];
+      const headers = deliveryHeaders({ secrets, messageId: d.messageId, body: d.body, custom: d.headers, signedAt: options.signingClock.now() });
       return outcomeOf(d, await transport.send({ url: d.url, body: d.body, headers }));
     } catch (error) {
       return outcomeOf(d, { statusCode: null, durationMs: 0, responseExcerpt: null, error: `relay error: ${(error as Error).message}` });

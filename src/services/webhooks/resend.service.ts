@@ -59,12 +59,12 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
           }));
     if (targets.length === 0) throw new DomainError('WEBHOOK_NO_URL', { eventType: event.type });
 
-    const secret = await registrationsRepo.ensureSecret(db, accountId, clock.now());
+    const secrets = await registrationsRepo.signingSecrets(db, accountId, clock.now());
     const body = event.body ?? JSON.stringify(event.payload);
     const sentAt = clock.now();
     const attempts = await Promise.all(
       targets.map(async (target) => {
-        const headers = deliveryHeaders({ secret, messageId: event.event_id, body, custom: target.headers, signedAt: deps.signingClock.now() });
+        const headers = deliveryHeaders({ secrets, messageId: event.event_id, body, custom: target.headers, signedAt: deps.signingClock.now() });
         return { target, result: await deps.transport.send({ url: target.url, body, headers }) };
       }),
     );
