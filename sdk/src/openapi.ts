@@ -4726,7 +4726,11 @@ export interface operations {
     listSuspense: {
         parameters: {
             query?: {
+                /** @description 1-based page number */
                 page?: number;
+                /** @description items per page, 1-100 (default 20) */
+                pageSize?: number;
+                /** @description the former name of pageSize (kept) */
                 size?: number;
                 /** @description default: every item */
                 status?: "OPEN" | "ASSIGNED";
@@ -4765,6 +4769,12 @@ export interface operations {
                      *           "assignedAt": null
                      *         }
                      *       ],
+                     *       "metadata": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       },
                      *       "total": 1,
                      *       "page": 1,
                      *       "size": 20
@@ -4795,6 +4805,13 @@ export interface operations {
                             receivedAt: string;
                             status: "OPEN" | "ASSIGNED";
                         }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
                         page: number;
                         size: number;
                         total: number;

@@ -194,3 +194,13 @@ describe('members and operators', () => {
     expect(one.metadata).toEqual({ total: all.metadata.total, page: 2, pageSize: 1, totalPages: all.metadata.total });
   });
 });
+
+describe('one paging shape for every admin list', () => {
+  it('GET /admin/network/suspense pages like the others (metadata, pageSize), keeping its former total, page and size', async () => {
+    const paged = await h.admin('GET', '/admin/network/suspense?pageSize=5');
+    expect(paged.statusCode).toBe(200);
+    expect(paged.json()).toEqual({ data: [], metadata: { total: 0, page: 1, pageSize: 5, totalPages: 0 }, total: 0, page: 1, size: 5 });
+    expect((await h.admin('GET', '/admin/network/suspense?size=7')).json().metadata.pageSize).toBe(7);
+    expect((await h.admin('GET', '/admin/network/suspense?pageSize=101')).json().message).toEqual([expect.stringMatching(/^pageSize /)]);
+  });
+});

@@ -114,6 +114,7 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
             assignedAt: null,
           },
         ],
+        metadata: { total: 1, page: 1, pageSize: 20, totalPages: 1 },
         total: 1,
         page: 1,
         size: 20,
