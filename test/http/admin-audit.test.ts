@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { harnessAndReceiver } from '../webhooks/suite.ts';
 import { cpf } from '../factories.ts';
-import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
-import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { ADMIN_TOKEN } from '../harness.ts';
 
 /**
  * Issue 21 item 3: every change made through the admin API is in the audit log with the actor
  * `admin-api` and the caller's address, in the change's own transaction. The list of changing admin
  * routes comes from /openapi.json, so a new one that is not in this table fails the test.
  */
-let h: Harness;
-let rx: Receiver;
-beforeAll(async () => {
-  h = await startHarness();
-  rx = await startReceiver();
-});
-afterAll(async () => {
-  await rx.close();
-  await h.close();
-});
+const suite = harnessAndReceiver();
 
 const ADDRESS = '198.51.100.7';
 const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: object) =>
-  h.app.inject({ method, url, remoteAddress: ADDRESS, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(body ? { payload: body } : {}) });
+  suite.h.app.inject({ method, url, remoteAddress: ADDRESS, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(body ? { payload: body } : {}) });
 
 type Step = { action: string; run: (ctx: Ctx) => Promise<{ statusCode: number; body: string }> };
 interface Ctx {
@@ -59,7 +50,7 @@ const CHANGES: Record<string, Step | { notAudited: string }> = {
   'post /admin/accounts/{id}/webhooks': {
     action: 'webhook.register',
     run: async (ctx) => {
-      const res = await call('POST', `/admin/accounts/${ctx.accountId}/webhooks`, { eventType: 'cash_in', url: rx.url('/audited') });
+      const res = await call('POST', `/admin/accounts/${ctx.accountId}/webhooks`, { eventType: 'cash_in', url: suite.rx.url('/audited') });
       ctx.webhookId = JSON.parse(res.body).id;
       return res;
     },
@@ -87,7 +78,7 @@ const CHANGES: Record<string, Step | { notAudited: string }> = {
 
 describe('the audit log of the admin API', () => {
   it('records every change with actor admin-api and the caller\'s address; the table covers every changing admin route', async () => {
-    const doc = (await h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await suite.h.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const changing = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/admin/'))
       .flatMap(([path, item]) => ['post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => `${m} ${path}`))
@@ -99,24 +90,24 @@ describe('the audit log of the admin API', () => {
     const seen: string[] = ['account.create'];
     for (const [route, step] of Object.entries(CHANGES)) {
       if ('notAudited' in step || route === 'post /admin/accounts') continue;
-      const before = await h.c.db.selectFrom('audit_log').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
+      const before = await suite.h.c.db.selectFrom('audit_log').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
       const res = await step.run(ctx);
       expect(res.statusCode, `${route}: ${res.body}`).toBeLessThan(300);
-      const rows = await h.c.db.selectFrom('audit_log').selectAll().where('id', '>', Number(before.id ?? 0)).execute();
+      const rows = await suite.h.c.db.selectFrom('audit_log').selectAll().where('id', '>', Number(before.id ?? 0)).execute();
       expect(rows.map((r) => [r.action, r.actor, r.address]), route).toEqual([[step.action, 'admin-api', ADDRESS]]);
       seen.push(step.action);
     }
-    const forAccount = await h.c.db.selectFrom('audit_log').select('action').where('account_id', '=', ctx.accountId).orderBy('id').execute();
+    const forAccount = await suite.h.c.db.selectFrom('audit_log').select('action').where('account_id', '=', ctx.accountId).orderBy('id').execute();
     // Operators and signing keys belong to no account; everything else is filed under it.
     expect(forAccount.map((r) => r.action)).toEqual(seen.filter((a) => a !== 'operator.create' && a !== 'signing-key.rotate'));
   });
 
   it('a refused change records nothing', async () => {
-    const before = await h.c.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const before = await suite.h.c.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     expect((await call('PATCH', '/admin/accounts/987654/limits', { daily: 1 })).statusCode).toBe(404);
     expect((await call('POST', '/admin/accounts/987654/webhook-secret/rotate')).statusCode).toBe(404);
     expect((await call('DELETE', '/admin/accounts/987654/members/1')).statusCode).toBe(404);
-    const after = await h.c.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await suite.h.c.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 });

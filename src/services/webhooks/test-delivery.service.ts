@@ -5,10 +5,10 @@ import { DomainError } from '../../domain/errors/domain-error.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { DB, EventType } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
-import { deliveriesRepo, type AttemptLog } from '../../webhooks/deliveries.repo.ts';
+import { deliveriesRepo } from '../../webhooks/deliveries.repo.ts';
+import { oneOffLogs, sendToEach } from '../../webhooks/one-off-attempts.ts';
 import { testPayload } from '../../webhooks/payloads/test-payloads.ts';
 import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
-import { deliveryHeaders } from '../../webhooks/relay.ts';
 import type { WebhookTransport } from '../../webhooks/transport.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 
@@ -37,47 +37,27 @@ export function createWebhookTestService(deps: { db: Kysely<DB>; clock: Clock; s
   async function send(accountId: number, eventType: EventType, audit?: ChangeAudit): Promise<{ eventId: string; attempts: TestAttempt[] }> {
     const account = Number.isSafeInteger(accountId) ? await accountsRepo.byId(db, accountId) : undefined;
     if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
-    const targets = await registrationsRepo.activeFor(db, accountId, eventType);
-    if (targets.length === 0) {
+    const active = await registrationsRepo.activeFor(db, accountId, eventType);
+    if (active.length === 0) {
       throw new DomainError('WEBHOOK_NO_URL', { eventType }, `event: no active webhook URL is registered for ${eventType}; register one first`);
     }
     const secrets = await registrationsRepo.signingSecrets(db, accountId, clock.now());
     const eventId = `msg_test_${randomUUID().replaceAll('-', '')}`;
     const body = JSON.stringify(testPayload(eventType, clock.now()));
     const sentAt = clock.now();
-    // Outside any transaction: the attempts are network calls (each bounded by the transport's timeout).
-    const results = await Promise.all(
-      targets.map(async (target) => {
-        const headers = deliveryHeaders({ secrets, messageId: eventId, body, custom: target.headers as WebhookHeader[], signedAt: deps.signingClock.now() });
-        return { target, result: await deps.transport.send({ url: target.url, body, headers }) };
-      }),
-    );
-    const at = clock.now();
-    const logs: AttemptLog[] = results.map(({ target, result }) => ({
-      accountId,
-      eventRowId: null,
-      deliveryId: null,
-      webhookId: target.id,
-      kind: 'test',
-      eventType,
-      attempt: null,
-      url: target.url,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt,
-      error: result.error,
-      at,
-    }));
+    const targets = active.map((w) => ({ url: w.url, headers: w.headers as WebhookHeader[], webhookId: w.id }));
+    const results = await sendToEach({ transport: deps.transport, signingClock: deps.signingClock, secrets, messageId: eventId, body, targets });
+    const logs = oneOffLogs(results, { accountId, kind: 'test', eventRowId: null, eventType, at: clock.now() });
     const ids = await db.transaction().execute(async (trx) => {
       const written = await deliveriesRepo.insertLogs(trx, logs);
-      await audit?.(trx, { accountId, target: `webhook-test:${eventId}`, after: { eventType, urls: targets.map((t) => t.url) } });
+      await audit?.(trx, { accountId, target: `webhook-test:${eventId}`, after: { eventType, urls: active.map((w) => w.url) } });
       return written;
     });
     return {
       eventId,
       attempts: results.map(({ target, result }, i) => ({
         webhookLogId: ids[i]!,
-        webhookId: target.id,
+        webhookId: active[i]!.id,
         url: target.url,
         statusCode: result.statusCode,
         durationMs: result.durationMs,
