@@ -3494,7 +3494,10 @@ export interface operations {
                             status: "delivered" | "failed";
                             /** @description the receiver's HTTP status; null when no answer came */
                             statusCode: number | null;
-                            /** @description the transaction the event is about, when there is one */
+                            /**
+                             * Format: uuid
+                             * @description the transaction the event is about, when there is one
+                             */
                             transactionId: string | null;
                             url: string;
                             /** @description the registration the attempt went to (null for a one-off resend URL) */

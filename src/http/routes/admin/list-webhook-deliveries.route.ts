@@ -14,7 +14,8 @@ const Attempt = Type.Object({
   }),
   event: EventTypeSchema,
   eventId: Type.Union([Type.String(), Type.Null()], { description: 'the webhook-id header of the delivered event (null for a test event)' }),
-  transactionId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the transaction the event is about, when there is one' }),
+  // One schema with its format (not a union), so the format is where readers and checks look for it.
+  transactionId: Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid', description: 'the transaction the event is about, when there is one' }),
   webhookId: Type.Union([Type.Integer(), Type.Null()], { description: 'the registration the attempt went to (null for a one-off resend URL)' }),
   url: Type.String(),
   status: Type.Unsafe<(typeof ATTEMPT_STATUSES)[number]>({ type: 'string', enum: [...ATTEMPT_STATUSES], description: 'delivered: a 2xx answer; failed: any other answer, or none' }),
