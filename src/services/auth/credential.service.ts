@@ -70,6 +70,7 @@ export function createCredentialService(deps: {
 
   /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
   async function revoke(accountId: number, clientId: string, audit?: ChangeAudit) {
+    await deps.accounts.get(accountId); // an unknown account is a 404 of its own
     // As a certificate's revocation: answered once every instance forgot (access-lease.ts).
     const change = await deps.db.transaction().execute(async (trx) => {
     const row = await trx

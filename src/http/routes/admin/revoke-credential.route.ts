@@ -15,9 +15,7 @@ export const revokeCredentialRoute: RouteModule = (app, c) =>
       },
     },
     async (request, reply) => {
-      const accountId = Number(request.params.id);
-      await c.accounts.get(accountId);
-      await c.credentials.revoke(accountId, request.params.clientId.toLowerCase(), recordAs(c.audit, adminTokenActor(request.ip), 'credential.revoke'));
+      await c.credentials.revoke(Number(request.params.id), request.params.clientId.toLowerCase(), recordAs(c.audit, adminTokenActor(request.ip), 'credential.revoke'));
       return reply.code(204).send(null);
     },
   );
