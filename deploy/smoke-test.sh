@@ -2,9 +2,34 @@
 # deploy/compose.yaml for real, as the README's "Deploying" walks through it: build the image, start
 # PostgreSQL, the migration, two instances and nginx; create an account through the admin API; get a
 # token over mutual TLS through nginx; be refused without a certificate; see both instances answer.
-# Run by .ci/run when a container engine is available; needs docker compose, curl, openssl and node.
+# Run by .ci/run when a container engine is available; needs docker compose (or podman compose),
+# curl, openssl and node, and says first which of them is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+missing=()
+for tool in curl openssl node; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+# The engine: Docker with its compose plugin, else Podman's `podman compose` (which runs
+# podman-compose or docker-compose against Podman). The docker image format keeps the HEALTHCHECK
+# the instances' `depends_on: service_healthy` waits on (Podman's default OCI format drops it).
+if docker compose version >/dev/null 2>&1; then
+  engine=(docker compose)
+elif podman compose version >/dev/null 2>&1; then
+  engine=(podman compose)
+  export BUILDAH_FORMAT=docker
+elif command -v docker >/dev/null 2>&1; then
+  missing+=("docker's compose plugin (docker compose; Debian: apt-get install docker-compose-plugin)")
+elif command -v podman >/dev/null 2>&1; then
+  missing+=("podman compose (it runs podman-compose or docker-compose: apt-get install podman-compose)")
+else
+  missing+=("a container engine: docker with its compose plugin, or podman with podman-compose")
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "compose smoke test cannot run; missing:" >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  exit 2
+fi
+echo "compose smoke test on: ${engine[*]}"
 
 work=$(mktemp -d)
 env_file="$work/.env"
@@ -22,7 +47,7 @@ if [ ! -f provider/client-cert.pem ]; then
     -keyout provider/client-key.pem -out provider/client-cert.pem 2>/dev/null
 fi
 
-compose() { docker compose -p pix-smoke -f compose.yaml --env-file "$env_file" "$@"; }
+compose() { "${engine[@]}" -p pix-smoke -f compose.yaml --env-file "$env_file" "$@"; }
 cleanup() {
   compose down -v --remove-orphans >/dev/null 2>&1 || true
   rm -rf "$work"

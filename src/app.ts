@@ -29,6 +29,9 @@ import { portalPlugin } from './portal/portal.plugin.tsx';
 import { proxyTrust } from './http/client-certificate.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { httpsServerOptions } from './http/tls.ts';
+import { accessLine, noteClient } from './http/access-log.ts';
+import { fastifyRequestContext } from '@fastify/request-context';
+import { parseTraceparent } from './observability/trace-context.ts';
 
 const ONE_MIB = 1024 * 1024;
 
@@ -55,16 +58,21 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     // A malformed or oversized URL is refused by the router before any route: still in the family's format.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
+      noteClient(request, c.config.tls !== undefined);
       return sendProblem(reply, request, toProblem(error), formatForPath(request.url), c.clock.now());
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // W3C trace context: a valid incoming `traceparent` is the request's trace, passed on to what it
+  // causes (provider calls, events and their webhook deliveries); see src/observability/trace-context.ts.
+  await app.register(fastifyRequestContext, { defaultStoreValues: (request) => ({ trace: parseTraceparent(request.headers.traceparent) }) });
   registerJsonParser(app as unknown as FastifyInstance);
 
   // Every answer names its request id, which is also the errorId of an error envelope.
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    noteClient(request, c.config.tls !== undefined);
   });
   // Graceful shutdown: once the app is closing, an HTTP/1.x answer (a request that was in flight)
   // ends its keep-alive connection, so the drained connection closes with it instead of holding the
@@ -91,12 +99,9 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     c.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     c.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     const status = reply.statusCode;
-    const refused = status === 401 || status === 403 || status === 429;
-    // A refusal is counted, and its access line kept at debug (issue 12): a flood of bad tokens must
-    // not become a flood of info lines.
-    if (refused) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
-    // `ip` and `proto` are the client's as a trusted proxy states them (X-Forwarded-For/-Proto), else the socket's.
-    request.log[refused ? 'debug' : 'info']({ method: request.method, route, status, ms: Math.round(reply.elapsedTime), ip: request.ip, proto: request.protocol }, 'request');
+    if (status === 401 || status === 403 || status === 429) c.metrics.httpRefusals.inc({ method: request.method, route, status: String(status) });
+    // One line per answer at info, refusals included (issue 25): on-call must find a customer's failing calls.
+    request.log.info(accessLine(request, reply), 'request');
   });
 
   // Decisions 4.13: the OpenAPI document names the scope each bearer route needs.

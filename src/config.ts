@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { tokenWeakness } from './services/auth/token-strength.ts';
+import { defaultWorkers } from './default-workers.ts';
+import { secretTokenProblem, secretTokenRule } from './services/auth/token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
@@ -38,7 +41,8 @@ export interface Config {
   readonly clientSecretHashKey: Buffer | undefined;
   /**
    * WORKERS: service processes sharing the port (node:cluster), each with its own pool, batcher and
-   * scheduler. Default: 1 on PGlite (one process only may open it), the number of cores on PostgreSQL.
+   * scheduler. Default: 1 on PGlite (one process only may open it); on PostgreSQL the number of cores,
+   * or half of them (at least 1) when the database runs on this host (src/default-workers.ts).
    */
   readonly workers: number;
   /** PIX_NETWORK: the simulator (sandbox mode) or an upstream provider (production mode). */
@@ -80,12 +84,56 @@ export interface TlsConfig {
 /** `any` caller, or only these addresses and CIDRs (an empty list trusts none). */
 export type TrustedProxies = 'any' | readonly string[];
 
+/** One refused variable: its name and what is wrong with it. */
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly message: string;
+}
+
+/**
+ * The configuration was refused. Every problem found is listed (one start tells everything to fix);
+ * `variable` names the first.
+ */
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`Invalid configuration: ${variable} ${message}`);
+  readonly problems: readonly ConfigProblem[];
+  constructor(variable: string, message: string);
+  constructor(problems: readonly ConfigProblem[]);
+  constructor(first: string | readonly ConfigProblem[], message?: string) {
+    const problems = typeof first === 'string' ? [{ variable: first, message: message! }] : first;
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]!.variable} ${problems[0]!.message}`
+        : `Invalid configuration: ${problems.length} problems (nothing was started; fix them all):\n${problems.map((p) => `  - ${p.variable} ${p.message}`).join('\n')}`,
+    );
+    this.problems = Object.freeze([...problems]);
+  }
+
+  get variable(): string {
+    return this.problems[0]!.variable;
+  }
+}
+
+/** Collects the problems of a configuration instead of stopping at the first. */
+class Problems {
+  readonly list: ConfigProblem[] = [];
+
+  add(variable: string, message: string): void {
+    this.list.push({ variable, message });
+  }
+
+  /** The value `read` answers, or `fallback` once its ConfigError is noted (the checks go on). */
+  take<T>(read: () => T, fallback: T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.list.push(...error.problems);
+      return fallback;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.list.length > 0) throw new ConfigError(this.list);
   }
 }
 
@@ -109,6 +157,30 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 }
 
 /**
+ * A file a variable names (a PEM certificate or key), read at start: one that cannot be read is
+ * reported under its variable's name with the reason, never as a bare ENOENT stack.
+ */
+function readNamedFile(problems: Problems, variable: string, file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (code ?? (error as Error).message);
+    problems.add(variable, `cannot be read (${reason}): ${file}`);
+    return undefined;
+  }
+}
+
+/** A certificate file and its key file must hold a PEM certificate and the private key that matches it. */
+function checkKeyPair(problems: Problems, certVariable: string, keyVariable: string, cert: Buffer, key: Buffer): void {
+  try {
+    createSecureContext({ cert, key });
+  } catch (error) {
+    problems.add(certVariable, `and ${keyVariable} must hold a PEM certificate and its matching private key (${(error as Error).message})`);
+  }
+}
+
+/**
  * `PUBLIC_URL`: the base URL clients use (scheme, host, optional port and path prefix); defaults to
  * `http://` + `PUBLIC_HOST`. Normalised without a trailing slash, so `iss` compares exactly (RFC 8414).
  */
@@ -128,52 +200,60 @@ function publicUrlOf(raw: string | undefined, publicHost: string): string {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const problems = new Problems();
+  const port = problems.take(() => integer(env, 'PORT', 3000, 0, 65535), 3000);
   const host = env.HOST || '127.0.0.1';
-  const mode = env.MODE || 'sandbox';
-  if (mode !== 'sandbox' && mode !== 'production') {
-    throw new ConfigError('MODE', `must be "sandbox" or "production", got "${mode}"`);
-  }
+  const rawMode = env.MODE || 'sandbox';
+  // An unknown mode is judged as production from here on: every rule production adds is reported too.
+  const mode: Config['mode'] = rawMode === 'sandbox' || rawMode === 'production' ? rawMode : 'production';
+  if (rawMode !== mode) problems.add('MODE', `must be "sandbox" or "production", got "${rawMode}"`);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+    problems.add('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  }
+  const allowEmbeddedDatabase = problems.take(() => boolean(env, 'ALLOW_EMBEDDED_DATABASE', false), false);
+  if (mode === 'production' && databaseUrl === undefined && !allowEmbeddedDatabase) {
+    problems.add(
+      'DATABASE_URL',
+      'is required in production mode: without it the ledger would live in the embedded database, a local folder one process can open; set DATABASE_URL=postgres://... (or ALLOW_EMBEDDED_DATABASE=true to run production on the embedded database anyway)',
+    );
   }
   let adminToken = env.ADMIN_TOKEN || '';
   let adminTokenGenerated = false;
   if (adminToken === '') {
-    if (mode === 'production') throw new ConfigError('ADMIN_TOKEN', 'is required in production mode');
+    if (mode === 'production') problems.add('ADMIN_TOKEN', `is required in production mode (${secretTokenRule('production')})`);
     adminToken = `adm_${randomBytes(24).toString('base64url')}`;
     adminTokenGenerated = true;
-  } else if (adminToken.length < 16) {
-    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
-  } else if (mode === 'production') {
-    const weakness = tokenWeakness(adminToken);
-    if (weakness) throw new ConfigError('ADMIN_TOKEN', weakness);
+  } else {
+    const weakness = secretTokenProblem(adminToken, mode);
+    if (weakness) problems.add('ADMIN_TOKEN', weakness);
   }
   const institutionIspb = env.INSTITUTION_ISPB || '99999999';
-  if (!/^\d{8}$/.test(institutionIspb)) throw new ConfigError('INSTITUTION_ISPB', 'must be exactly 8 digits');
+  if (!/^\d{8}$/.test(institutionIspb)) problems.add('INSTITUTION_ISPB', 'must be exactly 8 digits');
   const publicHost = env.PUBLIC_HOST || `127.0.0.1:${port}`;
   if (/^[a-z]+:\/\//i.test(publicHost) || /\s|\//.test(publicHost)) {
-    throw new ConfigError('PUBLIC_HOST', 'must be a host and optional port, without a scheme or path');
+    problems.add('PUBLIC_HOST', 'must be a host and optional port, without a scheme or path');
   }
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined) {
-    if (metricsToken === adminToken) throw new ConfigError('METRICS_TOKEN', 'must differ from ADMIN_TOKEN (a scraper must not hold the admin token)');
-    const weakness = mode === 'production' ? tokenWeakness(metricsToken) : metricsToken.length < 16 ? 'must be at least 16 characters long' : undefined;
-    if (weakness) throw new ConfigError('METRICS_TOKEN', weakness);
+    if (metricsToken === adminToken) problems.add('METRICS_TOKEN', 'must differ from ADMIN_TOKEN (a scraper must not hold the admin token)');
+    else {
+      const weakness = secretTokenProblem(metricsToken, mode);
+      if (weakness) problems.add('METRICS_TOKEN', weakness);
+    }
   }
-  const publicUrl = publicUrlOf(env.PUBLIC_URL, publicHost);
+  const publicUrl = problems.take(() => publicUrlOf(env.PUBLIC_URL, publicHost), `http://${publicHost}`);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
+    problems.add('LOG_LEVEL', `must be one of fatal, error, warn, info, debug, trace, silent`);
   }
-  const tls = tlsConfig(env);
-  const pixNetwork = pixNetworkOf(env, mode);
-  const provider = pixNetwork === 'provider' ? providerConfig(env) : undefined;
-  if (provider && (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '')) {
-    throw new ConfigError('PUBLIC_URL', 'is required with PIX_NETWORK=provider: the provider sends its notices to PUBLIC_URL/network/provider/webhooks');
+  const tls = tlsConfig(env, problems);
+  const pixNetwork = problems.take(() => pixNetworkOf(env, mode), undefined);
+  const provider = pixNetwork === 'provider' ? providerConfig(env, problems) : undefined;
+  if (pixNetwork === 'provider' && (env.PUBLIC_URL === undefined || env.PUBLIC_URL === '')) {
+    problems.add('PUBLIC_URL', 'is required with PIX_NETWORK=provider: the provider sends its notices to PUBLIC_URL/network/provider/webhooks');
   }
-  return Object.freeze({
+  const config = {
     port,
     host,
     publicHost,
@@ -185,21 +265,23 @@ export function loadConfig(env: Env = process.env): Config {
     adminTokenGenerated,
     institutionIspb,
     institutionName: env.INSTITUTION_NAME || 'PIX Account Sandbox',
-    sandboxSettlementDelayMs: integer(env, 'SANDBOX_SETTLEMENT_DELAY_MS', 1000, 0, 3_600_000),
-    sandboxMinExpirationS: integer(env, 'SANDBOX_MIN_EXPIRATION_S', 60, 30, 604_800),
-    webhookRoutesEnabled: boolean(env, 'WEBHOOK_ROUTES_ENABLED', false),
+    sandboxSettlementDelayMs: problems.take(() => integer(env, 'SANDBOX_SETTLEMENT_DELAY_MS', 1000, 0, 3_600_000), 0),
+    sandboxMinExpirationS: problems.take(() => integer(env, 'SANDBOX_MIN_EXPIRATION_S', 60, 30, 604_800), 0),
+    webhookRoutesEnabled: problems.take(() => boolean(env, 'WEBHOOK_ROUTES_ENABLED', false), false),
     logLevel,
     metricsToken,
-    requireCertificateBoundTokens: boolean(env, 'REQUIRE_CERTIFICATE_BOUND_TOKENS', mode === 'production'),
-    database: databaseSettings(env),
+    requireCertificateBoundTokens: problems.take(() => boolean(env, 'REQUIRE_CERTIFICATE_BOUND_TOKENS', mode === 'production'), false),
+    database: databaseSettings(env, problems),
     tls,
-    trustedProxies: trustedProxies(env, mode, tls),
-    clientSecretHashKey: clientSecretHashKey(env),
-    workers: workers(env, databaseUrl),
+    trustedProxies: problems.take(() => trustedProxies(env, mode, tls), []),
+    clientSecretHashKey: problems.take(() => clientSecretHashKey(env), undefined),
+    workers: problems.take(() => workers(env, databaseUrl), 1),
     pixNetwork,
     provider,
-    webhookSecretOverlapS: integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86_400, 0, 30 * 86_400),
-  });
+    webhookSecretOverlapS: problems.take(() => integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86_400, 0, 30 * 86_400), 86_400),
+  };
+  problems.throwIfAny();
+  return Object.freeze({ ...config, pixNetwork: pixNetwork! });
 }
 
 /**
@@ -226,46 +308,66 @@ function pixNetworkOf(env: Env, mode: 'sandbox' | 'production'): 'sandbox' | 'pr
 
 const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i;
 
-/** The PROVIDER_* variables; each bad or missing value names its variable. */
-function providerConfig(env: Env): ProviderConfig {
+/** The PROVIDER_* variables; each bad or missing value names its variable, all of them at once. */
+function providerConfig(env: Env, problems: Problems): ProviderConfig | undefined {
+  const before = problems.list.length;
   const required = (name: string): string => {
     const value = env[name];
-    if (value === undefined || value.trim() === '') throw new ConfigError(name, 'is required with PIX_NETWORK=provider');
+    if (value === undefined || value.trim() === '') {
+      problems.add(name, 'is required with PIX_NETWORK=provider');
+      return '';
+    }
     return value.trim();
   };
   const raw = required('PROVIDER_URL');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('PROVIDER_URL', `must be an absolute https:// URL, got "${raw}"`);
+  let url: URL | undefined;
+  if (raw !== '') {
+    try {
+      url = new URL(raw);
+    } catch {
+      problems.add('PROVIDER_URL', `must be an absolute https:// URL, got "${raw}"`);
+    }
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname))) {
-    throw new ConfigError('PROVIDER_URL', 'must use https:// (http:// is accepted only on a loopback address, for tests)');
+  if (url && url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname))) {
+    problems.add('PROVIDER_URL', 'must use https:// (http:// is accepted only on a loopback address, for tests)');
+  } else if (url && (url.search || url.hash || url.username || url.password)) {
+    problems.add('PROVIDER_URL', 'must not carry credentials, a query or a fragment');
   }
-  if (url.search || url.hash || url.username || url.password) throw new ConfigError('PROVIDER_URL', 'must not carry credentials, a query or a fragment');
+  const clientId = required('PROVIDER_CLIENT_ID');
   const clientSecret = required('PROVIDER_CLIENT_SECRET');
-  if (clientSecret.length < 8 || clientSecret.length > 64) throw new ConfigError('PROVIDER_CLIENT_SECRET', 'must have 8 to 64 characters (the provider\'s rule)');
-  const webhookSecret = required('PROVIDER_WEBHOOK_SECRET');
-  if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret) || Buffer.from(webhookSecret.slice(6), 'base64').length < 16) {
-    throw new ConfigError('PROVIDER_WEBHOOK_SECRET', 'must be the provider\'s Standard Webhooks secret: "whsec_" followed by base64 of at least 16 bytes');
+  if (clientSecret !== '' && (clientSecret.length < 8 || clientSecret.length > 64)) {
+    problems.add('PROVIDER_CLIENT_SECRET', 'must have 8 to 64 characters (the provider\'s rule)');
   }
+  const webhookSecret = required('PROVIDER_WEBHOOK_SECRET');
+  if (webhookSecret !== '' && (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret) || Buffer.from(webhookSecret.slice(6), 'base64').length < 16)) {
+    problems.add('PROVIDER_WEBHOOK_SECRET', 'must be the provider\'s Standard Webhooks secret: "whsec_" followed by base64 of at least 16 bytes');
+  }
+  const certFile = required('PROVIDER_CERT_FILE');
+  const keyFile = required('PROVIDER_KEY_FILE');
+  const cert = certFile ? readNamedFile(problems, 'PROVIDER_CERT_FILE', certFile) : undefined;
+  const key = keyFile ? readNamedFile(problems, 'PROVIDER_KEY_FILE', keyFile) : undefined;
+  if (cert && key) checkKeyPair(problems, 'PROVIDER_CERT_FILE', 'PROVIDER_KEY_FILE', cert, key);
+  const caFile = env.PROVIDER_CA_FILE || undefined;
+  if (caFile) readNamedFile(problems, 'PROVIDER_CA_FILE', caFile);
+  const certHeader = problems.take(() => boolean(env, 'PROVIDER_CERT_HEADER', false), false);
+  const reconcileAfterS = problems.take(() => integer(env, 'PROVIDER_RECONCILE_AFTER_S', 60, 1, 86_400), 60);
+  if (problems.list.length > before || !url) return undefined;
   return Object.freeze({
     url: `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
-    clientId: required('PROVIDER_CLIENT_ID'),
+    clientId,
     clientSecret,
-    certFile: required('PROVIDER_CERT_FILE'),
-    keyFile: required('PROVIDER_KEY_FILE'),
-    caFile: env.PROVIDER_CA_FILE || undefined,
-    certHeader: boolean(env, 'PROVIDER_CERT_HEADER', false),
+    certFile,
+    keyFile,
+    caFile,
+    certHeader,
     webhookSecret,
-    reconcileAfterS: integer(env, 'PROVIDER_RECONCILE_AFTER_S', 60, 1, 86_400),
+    reconcileAfterS,
   });
 }
 
-/** WORKERS: 1 with the embedded database (refused above 1), the number of cores on PostgreSQL. */
+/** WORKERS: 1 with the embedded database (refused above 1); on PostgreSQL see defaultWorkers(). */
 function workers(env: Env, databaseUrl: string | undefined): number {
-  const count = integer(env, 'WORKERS', databaseUrl ? availableParallelism() : 1, 1, 256);
+  const count = integer(env, 'WORKERS', databaseUrl ? defaultWorkers(availableParallelism(), databaseUrl) : 1, 1, 256);
   if (count > 1 && !databaseUrl) {
     throw new ConfigError(
       'WORKERS',
@@ -275,19 +377,24 @@ function workers(env: Env, databaseUrl: string | undefined): number {
   return count;
 }
 
-function tlsConfig(env: Env): TlsConfig | undefined {
+/** TLS_*: both files or neither; each must be readable, and together a certificate and its key. */
+function tlsConfig(env: Env, problems: Problems): TlsConfig | undefined {
   const certFile = env.TLS_CERT_FILE || undefined;
   const keyFile = env.TLS_KEY_FILE || undefined;
   const clientAuth = env.TLS_CLIENT_AUTH || 'none';
   if (clientAuth !== 'none' && clientAuth !== 'optional') {
-    throw new ConfigError('TLS_CLIENT_AUTH', `must be "optional" (or "none"), got "${clientAuth}"`);
+    problems.add('TLS_CLIENT_AUTH', `must be "optional" (or "none"), got "${clientAuth}"`);
   }
   if (certFile === undefined && keyFile === undefined) {
-    if (clientAuth === 'optional') throw new ConfigError('TLS_CLIENT_AUTH', 'needs TLS_CERT_FILE and TLS_KEY_FILE');
+    if (clientAuth === 'optional') problems.add('TLS_CLIENT_AUTH', 'needs TLS_CERT_FILE and TLS_KEY_FILE');
     return undefined;
   }
-  if (certFile === undefined) throw new ConfigError('TLS_CERT_FILE', 'is required when TLS_KEY_FILE is set');
-  if (keyFile === undefined) throw new ConfigError('TLS_KEY_FILE', 'is required when TLS_CERT_FILE is set');
+  if (certFile === undefined) problems.add('TLS_CERT_FILE', 'is required when TLS_KEY_FILE is set');
+  if (keyFile === undefined) problems.add('TLS_KEY_FILE', 'is required when TLS_CERT_FILE is set');
+  const cert = certFile ? readNamedFile(problems, 'TLS_CERT_FILE', certFile) : undefined;
+  const key = keyFile ? readNamedFile(problems, 'TLS_KEY_FILE', keyFile) : undefined;
+  if (cert && key) checkKeyPair(problems, 'TLS_CERT_FILE', 'TLS_KEY_FILE', cert, key);
+  if (!certFile || !keyFile || (clientAuth !== 'none' && clientAuth !== 'optional')) return undefined;
   return Object.freeze({ certFile, keyFile, clientAuth });
 }
 
@@ -312,10 +419,10 @@ function trustedProxies(env: Env, mode: string, tls: TlsConfig | undefined): Tru
   return Object.freeze(entries);
 }
 
-/** DB_POOL_SIZE and the DB_*_MS bounds (docs/decisions.md "Database faults"). */
-function databaseSettings(env: Env): Config['database'] {
+/** DB_POOL_SIZE and the DB_*_MS bounds (docs/decisions.md "Database faults"); every bad one reported. */
+function databaseSettings(env: Env, problems: Problems): Config['database'] {
   const d = DEFAULT_DB_TIMEOUTS;
-  const ms = (name: string, fallback: number) => integer(env, name, fallback, 1, 3_600_000);
+  const ms = (name: string, fallback: number) => problems.take(() => integer(env, name, fallback, 1, 3_600_000), fallback);
   const timeouts: DbTimeouts = {
     connectMs: ms('DB_CONNECT_TIMEOUT_MS', d.connectMs),
     acquireMs: ms('DB_POOL_ACQUIRE_TIMEOUT_MS', d.acquireMs),
@@ -324,14 +431,15 @@ function databaseSettings(env: Env): Config['database'] {
     idleInTransactionMs: ms('DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', d.idleInTransactionMs),
     queryMs: ms('DB_QUERY_TIMEOUT_MS', d.queryMs),
     keepAliveInitialDelayMs: ms('DB_KEEPALIVE_DELAY_MS', d.keepAliveInitialDelayMs),
-    clientCheckMs: integer(env, 'DB_CLIENT_CHECK_MS', d.clientCheckMs, 0, 3_600_000),
+    clientCheckMs: problems.take(() => integer(env, 'DB_CLIENT_CHECK_MS', d.clientCheckMs, 0, 3_600_000), d.clientCheckMs),
   };
   if (timeouts.queryMs <= timeouts.statementMs) {
     // The server's statement_timeout must fire first: it cancels the statement cleanly, while the
     // client-side query timeout has to drop the whole connection.
-    throw new ConfigError('DB_QUERY_TIMEOUT_MS', `must be greater than DB_STATEMENT_TIMEOUT_MS (${timeouts.statementMs})`);
+    problems.add('DB_QUERY_TIMEOUT_MS', `must be greater than DB_STATEMENT_TIMEOUT_MS (${timeouts.statementMs})`);
   }
-  return Object.freeze({ poolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 1000), timeouts: Object.freeze(timeouts) });
+  const poolSize = problems.take(() => integer(env, 'DB_POOL_SIZE', 10, 1, 1000), 10);
+  return Object.freeze({ poolSize, timeouts: Object.freeze(timeouts) });
 }
 
 /** CLIENT_SECRET_HASH_KEY: base64 or base64url of at least 32 random bytes (`openssl rand -base64 32`). */

@@ -7,6 +7,7 @@ import { createScheduler } from './jobs/scheduler.ts';
 import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
 import { checkLedger, createLedger } from './ledger/ledger.ts';
 import { createMetrics, observeRuntime } from './metrics.ts';
+import { registerBacklogMetrics } from './observability/backlog.ts';
 import type { PixNetwork } from './network/pix-network.ts';
 import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
@@ -134,8 +135,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const signingKeys = createSigningKeys({ db, clock });
   await signingKeys.ensure();
   const tokens = createTokenService({ clock, keys: signingKeys, issuer: config.publicUrl });
-  /** Wrong-secret counters (token routes, admin guard), in the database so every instance shares them. */
-  const authFailures = createFailureLimits({ rateLimiter: createRateLimiter({ db, clock }) });
+  /** Failure limits (token routes, admin guard), in the database so every instance shares them; the sandbox never limits a loopback admin. */
+  const authFailures = createFailureLimits({ db, clock, family: 'api', loopbackAdminUnlimited: config.mode === 'sandbox' });
   /** Verifies account access tokens; remembers still-active answers while the access lease allows. */
   const accountTokens = createBearerAuthenticator({ db, tokens, clock, trust: accessLease });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
@@ -162,6 +163,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
+  registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
   registerRefundHooks(settlement);
@@ -215,7 +217,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
-  const portalPeople = createPortalPeopleService({ db, clock: systemClock, accounts, audit, rateLimiter, publicBaseUrl: publicBaseUrl(config.publicHost) });
+  const portalPeople = createPortalPeopleService({
+    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: publicBaseUrl(config.publicHost),
+  });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     // Stopped after the scheduler (close runs this list backwards): the provider's HTTP client.

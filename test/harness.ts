@@ -58,6 +58,9 @@ export async function startHarness(options: HarnessOptions = {}) {
     DATA_DIR: 'memory://',
     LOG_LEVEL: 'info',
     SANDBOX_SETTLEMENT_DELAY_MS: '1000',
+    // The harness opens the database itself (PGlite, or a schema of TEST_DATABASE_URL): production's
+    // refusal to start on the embedded database without DATABASE_URL is about `npm start`, not this.
+    ALLOW_EMBEDDED_DATABASE: 'true',
     ...options.env,
   });
   const c = await createContainer(config, {

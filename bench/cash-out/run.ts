@@ -1,25 +1,29 @@
 /**
- * Cash-out and balance benchmark (`npm run bench:cash-out`), the service against its bare reference
- * (bench/reference/cash-out-server.ts), interleaved: for each load, service, reference, service,
- * reference ... for BENCH_ROUNDS rounds, each trial on a fresh instance, the same load generator
- * (keep-alive clients in a worker thread). Prints every trial (2xx/s, p50/p99 of 2xx, statements per
- * 2xx, every status, load average before -> after), then medians per side and the service/reference
- * ratios against the issue's targets. Exits 1 when an invariant breaks after a service trial
- * (ledger check, every 201 stored, each externalId once) or a reference trial (one cent per 201).
+ * Cash-out and balance benchmark (`npm run bench:cash-out`): the service against the bare references
+ * (bench/reference/cash-out-server.ts), interleaved: for each load, every side in turn, round after
+ * round, each trial on a fresh instance, the same load generator (keep-alive clients in a worker
+ * thread). Sides (bench/cash-out/trials.ts): on PostgreSQL the service as users start it in its own
+ * process with WORKERS unset (`service`) and with WORKERS = the cores (`workers=N`; any N with BENCH_SIDES), the recording reference
+ * (`reference`, the ratios' base) and the bare UPDATE (`bare-update`, the lower bound); on PGlite the
+ * service in this process and the two references. Prints every trial (2xx/s, p50/p99 of 2xx,
+ * statements per 2xx, every status, load average before -> after, CPU per 2xx), then medians per
+ * side and the ratios against the issue's targets. Exits 1 when an invariant breaks.
  *
  * Loads (BENCH_LOADS, comma-separated; default all):
  *   accounts  cash-outs across BENCH_ACCOUNTS (64) accounts, BENCH_CLIENTS (64) clients   target >= 1.0x
  *   hot       cash-outs on one account, BENCH_CLIENTS clients                           target >= 1.5x (PGlite 1.0x)
  *   p99       cash-outs across the accounts, BENCH_P99_CLIENTS (16) clients             target p99 <= 2x
  *   balance   GET /api/balance across the accounts, BENCH_BALANCE_CLIENTS (16) clients   target >= 0.5x
- * Env: BENCH_DB (pglite | postgres | both), BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS
- * (2), BENCH_SETTLEMENT_DELAY_MS (200: settlements and events run alongside the load).
+ * Env: BENCH_DB (pglite | postgres | both), BENCH_PG_URL (a server to use instead of the private
+ * cluster), BENCH_SIDES (comma-separated subset of the sides), BENCH_ROUNDS (3), BENCH_SECONDS (10),
+ * BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200: settlements and events run alongside).
  */
 import { engines, num, type Engine } from '../lib/env.ts';
-import { interleave, type InterleavedLoad, type Summary, type Target } from '../lib/interleave.ts';
-import { fmt, formatLoad, loadAverage, median, ratio } from '../lib/stats.ts';
+import { interleave, medianOf, type InterleavedLoad, type Summary, type Target } from '../lib/interleave.ts';
+import { benchPostgres } from '../lib/postgres.ts';
+import { fmt, formatLoad, loadAverage, ratio } from '../lib/stats.ts';
 import { installStatementTap } from '../lib/statement-tap.ts';
-import { trial, type LoadSpec } from './trials.ts';
+import { SIDES, trial, type LoadSpec } from './trials.ts';
 
 installStatementTap();
 
@@ -29,6 +33,13 @@ const timing = { seconds: num('BENCH_SECONDS', 10), warmupSeconds: num('BENCH_WA
 const settlementDelayMs = num('BENCH_SETTLEMENT_DELAY_MS', 200);
 const clients = { many: num('BENCH_CLIENTS', 64), p99: num('BENCH_P99_CLIENTS', 16), balance: num('BENCH_BALANCE_CLIENTS', 16) };
 const wanted = (process.env.BENCH_LOADS ?? 'accounts,hot,p99,balance').split(',').map((s) => s.trim());
+const wantedSides = process.env.BENCH_SIDES?.split(',').map((s) => s.trim());
+
+function sidesOf(engine: Engine) {
+  const sides = wantedSides ? wantedSides.filter((side) => engine === 'postgres' || !side.startsWith('workers=')) : [...SIDES[engine]];
+  if (!sides.includes('reference')) sides.push('reference'); // the ratios' base
+  return sides;
+}
 
 function loads(engine: Engine): Array<{ name: string; spec: LoadSpec; target?: Target }> {
   const pg = engine === 'postgres';
@@ -50,22 +61,30 @@ function title(engine: Engine, spec: LoadSpec): string {
 }
 
 const summaries: Array<{ engine: Engine; name: string; target?: Target; summary: Summary }> = [];
-console.log(`cash-out benchmark: service vs bare reference, interleaved, ${ROUNDS} rounds; load average ${formatLoad(loadAverage())} (1/5/15 min) at start`);
-for (const engine of engines()) {
+const chosen = engines({ ownCluster: true });
+console.log(`cash-out benchmark: service vs bare references, interleaved, ${ROUNDS} rounds; load average ${formatLoad(loadAverage())} (1/5/15 min) at start`);
+if (chosen.includes('postgres')) console.log(`PostgreSQL: ${(await benchPostgres()).describe}`);
+for (const engine of chosen) {
+  const sides = sidesOf(engine);
+  const services = sides.filter((s) => s !== 'reference' && s !== 'bare-update');
   for (const { name, spec, target } of loads(engine)) {
     const load: InterleavedLoad = { title: title(engine, spec), ...(target ? { target } : {}), trial: trial(engine, spec) };
-    summaries.push({ engine, name, ...(target ? { target } : {}), summary: await interleave(load, ROUNDS) });
+    summaries.push({ engine, name, ...(target ? { target } : {}), summary: await interleave(load, ROUNDS, sides, 'reference', services) });
   }
 }
 
-console.log(`\nrecap (medians, service / reference); load average ${formatLoad(loadAverage())} at the end`);
+console.log(`\nrecap (medians; ratios to the recording reference); load average ${formatLoad(loadAverage())} at the end`);
 for (const { engine, name, target, summary } of summaries) {
-  const m = (side: 'service' | 'reference', f: (t: (typeof summary.service)[number]) => number | undefined) => median(summary[side].map((t) => f(t) ?? NaN));
-  const throughput = ratio(m('service', (t) => t.okPerSecond), m('reference', (t) => t.okPerSecond));
-  const p99 = ratio(m('service', (t) => t.p99), m('reference', (t) => t.p99));
-  const stmts = m('service', (t) => t.statementsPerOk);
   const aim = target ? `  target ${target.figure === 'p99' ? 'p99' : 'throughput'} ${target.op} ${target.ratio}x` : '';
-  console.log(`  ${engine.padEnd(8)} ${name.padEnd(8)} throughput ${fmt(throughput)}x  p99 ${fmt(p99)}x  service statements/2xx ${fmt(stmts)}${aim}`);
+  console.log(`  ${engine} ${name}${aim}`);
+  for (const side of summary.sides) {
+    if (side === 'reference') continue;
+    const m = (f: (t: (typeof summary.trials)[string][number]) => number | undefined) => medianOf(summary, side, f);
+    const r = (f: (t: (typeof summary.trials)[string][number]) => number | undefined) => medianOf(summary, 'reference', f);
+    const throughput = ratio(m((t) => t.okPerSecond), r((t) => t.okPerSecond));
+    const p99 = ratio(m((t) => t.p99), r((t) => t.p99));
+    console.log(`    ${side.padEnd(12)} throughput ${fmt(throughput)}x  p99 ${fmt(p99)}x  statements/2xx ${fmt(m((t) => t.statementsPerOk))} (reference ${fmt(r((t) => t.statementsPerOk))})`);
+  }
 }
 const broken = summaries.flatMap((s) => s.summary.broken);
 if (broken.length > 0) {

@@ -15,11 +15,14 @@ export function num(name: string, fallback: number): number {
   return value;
 }
 
-/** BENCH_DB: pglite | postgres | both (default: both when a PostgreSQL URL is set, else pglite). */
-export function engines(): Engine[] {
-  const wanted = process.env.BENCH_DB ?? (PG_URL ? 'both' : 'pglite');
+/**
+ * BENCH_DB: pglite | postgres | both (default: both when a PostgreSQL URL is set, else pglite).
+ * `ownCluster`: the benchmark can start its own PostgreSQL (bench/lib/postgres.ts), so no URL is needed.
+ */
+export function engines(options: { ownCluster?: boolean } = {}): Engine[] {
+  const wanted = process.env.BENCH_DB ?? (PG_URL || process.env.BENCH_PG_URL ? 'both' : 'pglite');
   if (!['pglite', 'postgres', 'both'].includes(wanted)) throw new Error(`BENCH_DB=${wanted}: pglite, postgres or both`);
-  if (wanted !== 'pglite' && !PG_URL) {
+  if (wanted !== 'pglite' && !PG_URL && !options.ownCluster) {
     console.error('BENCH_DB=postgres needs TEST_DATABASE_URL or DATABASE_URL');
     process.exit(2);
   }

@@ -6,7 +6,8 @@
 import type { MeasuredLoad } from './load.ts';
 import { fmt, formatLoad, formatStatuses, median, percentile, ratio } from './stats.ts';
 
-export type Side = 'service' | 'reference';
+/** A side of a comparison: a name such as 'service', 'workers=1', 'reference', 'bare-update'. */
+export type Side = string;
 
 export interface Trial {
   /** 2xx answers per second of the measured period. */
@@ -49,30 +50,40 @@ export function allOk(m: MeasuredLoad): number {
   return n;
 }
 
-function line(side: Side, round: number, t: Trial): string {
+function line(side: Side, round: number, t: Trial, width: number): string {
   const statements = t.statementsPerOk === undefined ? '' : `  ${fmt(t.statementsPerOk).padStart(5)} stmt/2xx`;
   return (
-    `  round ${round} ${side.padEnd(9)} ${fmt(t.okPerSecond).padStart(7)} 2xx/s  p50 ${fmt(t.p50).padStart(6)} ms  p99 ${fmt(t.p99).padStart(6)} ms${statements}` +
+    `  round ${round} ${side.padEnd(width)} ${fmt(t.okPerSecond).padStart(7)} 2xx/s  p50 ${fmt(t.p50).padStart(6)} ms  p99 ${fmt(t.p99).padStart(6)} ms${statements}` +
     `  statuses ${formatStatuses(t.statuses)}  load ${formatLoad(t.loadBefore)} -> ${formatLoad(t.loadAfter)}`
   );
 }
 
 export interface Summary {
   title: string;
-  service: Trial[];
-  reference: Trial[];
+  sides: Side[];
+  baseline: Side;
+  trials: Record<Side, Trial[]>;
   broken: string[];
 }
 
-export async function interleave(load: InterleavedLoad, rounds: number): Promise<Summary> {
+/** The median of one figure over a side's trials. */
+export const medianOf = (summary: Summary, side: Side, f: (t: Trial) => number | undefined) => median((summary.trials[side] ?? []).map((t) => f(t) ?? NaN));
+
+/**
+ * Runs the load on every side in turn, round after round (a, b, c, a, b, c, ...), each trial on a
+ * fresh instance, then prints the medians and each side's ratio to `baseline` (the reference), and
+ * the target for the sides it applies to (`targetSides`, default: the first).
+ */
+export async function interleave(load: InterleavedLoad, rounds: number, sides: readonly Side[] = ['service', 'reference'], baseline: Side = 'reference', targetSides: readonly Side[] = [sides[0]!]): Promise<Summary> {
   console.log(`\n${load.title}`);
-  const trials: Record<Side, Trial[]> = { service: [], reference: [] };
+  const trials: Record<Side, Trial[]> = Object.fromEntries(sides.map((side) => [side, [] as Trial[]]));
   const broken: string[] = [];
+  const width = Math.max(...sides.map((s) => s.length));
   for (let round = 1; round <= rounds; round++) {
-    for (const side of ['service', 'reference'] as const) {
+    for (const side of sides) {
       const t = await load.trial(side, round);
-      trials[side].push(t);
-      console.log(line(side, round, t));
+      trials[side]!.push(t);
+      console.log(line(side, round, t, width));
       for (const note of t.notes) console.log(`      ${note}`);
       for (const b of t.broken) {
         console.log(`      INVARIANT BROKEN: ${b}`);
@@ -80,29 +91,34 @@ export async function interleave(load: InterleavedLoad, rounds: number): Promise
       }
     }
   }
-  const med = (side: Side, f: (t: Trial) => number | undefined) => median(trials[side].map((t) => f(t) ?? NaN));
+  const summary: Summary = { title: load.title, sides: [...sides], baseline, trials, broken };
   const figures: Array<[string, (t: Trial) => number | undefined, string]> = [
     ['2xx/s', (t) => t.okPerSecond, ''],
     ['p50', (t) => t.p50, ' ms'],
     ['p99', (t) => t.p99, ' ms'],
     ['statements/2xx', (t) => t.statementsPerOk, ''],
   ];
-  console.log(`  medians of ${rounds} rounds:`);
+  console.log(`  medians of ${rounds} rounds (ratio to ${baseline}):`);
   for (const [name, f, unit] of figures) {
-    const s = med('service', f);
-    const r = med('reference', f);
-    if (!Number.isFinite(s) && !Number.isFinite(r)) continue;
-    console.log(`    ${name.padEnd(15)} service ${(fmt(s) + unit).padStart(10)}   reference ${(fmt(r) + unit).padStart(10)}   ratio ${fmt(ratio(s, r))}x`);
+    const base = medianOf(summary, baseline, f);
+    const cells = sides.map((side) => {
+      const v = medianOf(summary, side, f);
+      return `${side} ${(fmt(v) + unit).padStart(9)}${side === baseline ? '' : ` (${fmt(ratio(v, base))}x)`}`;
+    });
+    if (sides.every((side) => !Number.isFinite(medianOf(summary, side, f)))) continue;
+    console.log(`    ${name.padEnd(15)} ${cells.join('   ')}`);
   }
   if (load.target) {
     const { figure, op, ratio: wanted } = load.target;
-    const got = ratio(med('service', (t) => t[figure]), med('reference', (t) => t[figure]));
-    const met = op === '>=' ? got >= wanted : got <= wanted;
-    const loads = [...trials.service, ...trials.reference].flatMap((t) => [t.loadBefore[0]!, t.loadAfter[0]!]);
-    console.log(
-      `    target: ${figure === 'okPerSecond' ? 'throughput' : 'p99'} ratio ${op} ${wanted}: ${fmt(got)} (${met ? 'met' : 'NOT met'}; ` +
-        `1-min load average ${fmt(Math.min(...loads))}..${fmt(Math.max(...loads))} during these rounds)`,
-    );
+    const loads = sides.flatMap((side) => trials[side]!.flatMap((t) => [t.loadBefore[0]!, t.loadAfter[0]!]));
+    for (const side of targetSides) {
+      const got = ratio(medianOf(summary, side, (t) => t[figure]), medianOf(summary, baseline, (t) => t[figure]));
+      const met = op === '>=' ? got >= wanted : got <= wanted;
+      console.log(
+        `    target (${side}): ${figure === 'okPerSecond' ? 'throughput' : 'p99'} ratio ${op} ${wanted}: ${fmt(got)} (${met ? 'met' : 'NOT met'}; ` +
+          `1-min load average ${fmt(Math.min(...loads))}..${fmt(Math.max(...loads))} during these rounds)`,
+      );
+    }
   }
-  return { title: load.title, service: trials.service, reference: trials.reference, broken };
+  return summary;
 }

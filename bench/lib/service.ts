@@ -8,15 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
-import { Pool } from 'undici';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { systemClock } from '../../src/domain/clock.ts';
-import { cnpj } from '../../test/factories.ts';
+import { adminClient } from './admin-client.ts';
 import { PG_URL, type Engine } from './env.ts';
-import type { LoadAccount, TokenIdentity } from './requests.ts';
 import { dropSchema, privateSchema } from './schemas.ts';
 import { sleep } from './stats.ts';
 import { quiet } from './statement-tap.ts';
@@ -47,57 +45,8 @@ export async function startService(engine: Engine, options: ServiceOptions) {
   await app.listen({ host: '127.0.0.1', port: 0 });
   c.start();
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const http = new Pool(origin, { connections: 8, pipelining: 1 });
-
-  async function call(method: 'GET' | 'POST' | 'PATCH', path: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
-    const res = await http.request({
-      method,
-      path,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...headers },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
-    return text ? JSON.parse(text) : undefined;
-  }
-
-  /** An account with generous limits, funded, with a certificate and credentials. */
-  async function makeIdentity(i: number, funds: number, clientSecret?: string) {
-    const account = await call('POST', '/admin/accounts', admin, { name: `Bench ${i}`, document: cnpj(1000 + i * 7 + Math.floor(Math.random() * 1e6)) });
-    const id = account.id as number;
-    await call('PATCH', `/admin/accounts/${id}/limits`, admin, { perTransaction: 1_000_000, daily: 999_999_999, nightly: 999_999_999 });
-    if (funds > 0) await call('POST', '/sandbox/deposits', admin, { accountId: id, amount: funds });
-    const cert = await call('POST', `/admin/accounts/${id}/certificates`, admin, {});
-    const creds = await call('POST', `/admin/accounts/${id}/credentials`, admin, clientSecret ? { clientSecret } : {});
-    return { id, cert: encodeURIComponent(cert.certificatePem as string), clientId: creds.clientId as string, clientSecret: creds.clientSecret as string };
-  }
-
-  /** fn(0..n-1), 8 at a time. */
-  async function each<T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-    const out: T[] = new Array(n);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(8, n) }, async () => {
-        for (let i = next++; i < n; i = next++) out[i] = await fn(i);
-      }),
-    );
-    return out;
-  }
-
-  /** n funded accounts and a bearer token for each. */
-  const makeAccounts = (n: number, funds: number): Promise<LoadAccount[]> =>
-    each(n, async (i) => {
-      const who = await makeIdentity(i, funds);
-      const token = await call('POST', '/api/auth/token', '', { clientId: who.clientId, clientSecret: who.clientSecret }, { 'x-ssl-client-cert': who.cert });
-      return { id: who.id, token: token.access_token as string };
-    });
-
-  /** n unfunded accounts with a certificate and credentials (secrets generated, or chosen by `secret`). */
-  const makeIdentities = (n: number, secret?: (i: number) => string): Promise<TokenIdentity[]> =>
-    each(n, async (i) => {
-      const { cert, clientId, clientSecret } = await makeIdentity(i, 0, secret?.(i));
-      return { cert, clientId, clientSecret };
-    });
+  const client = adminClient(origin, admin);
+  const { call, makeAccounts, makeIdentities } = client;
 
   /**
    * The benchmark's own reads while a load is counted, never through the service's pool: on
@@ -163,7 +112,7 @@ export async function startService(engine: Engine, options: ServiceOptions) {
 
   async function close() {
     await quiet(async () => own?.end());
-    await http.close();
+    await client.close();
     await app.close();
     await c.close();
     if (schema) await dropSchema(schema);

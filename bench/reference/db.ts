@@ -1,6 +1,6 @@
 /**
- * The reference servers' database: its own schema `ref_*` on the same PostgreSQL (a pg Pool of the
- * service's size, keep-alive TCP like the service's), or its own in-memory PGlite. One `query` per
+ * The reference servers' database: a database of its own (a reference process) or a schema `bench_ref_*`
+ * on the same PostgreSQL (a pg Pool of 16, keep-alive TCP like the service's), or its own in-memory PGlite. One `query` per
  * statement, nothing else (no ORM, no transaction).
  */
 import { PGlite } from '@electric-sql/pglite';
@@ -18,11 +18,20 @@ export interface ReferenceDb {
   close(): Promise<void>;
 }
 
-export async function openReferenceDb(engine: Engine, poolSize = 20): Promise<ReferenceDb> {
+/** The reference's pool: 16 connections (the issue's reference). */
+export const REFERENCE_POOL_SIZE = 16;
+
+/**
+ * `databaseUrl`: a database of its own (a reference in a process of its own), used as it is (schema
+ * public); otherwise a private schema on PG_URL, dropped on close.
+ */
+export async function openReferenceDb(engine: Engine, options: { databaseUrl?: string; poolSize?: number } = {}): Promise<ReferenceDb> {
   if (engine === 'postgres') {
-    const schema = privateSchema('bench_ref');
-    await adminSql(`CREATE SCHEMA ${schema}`);
-    const pool = new pg.Pool({ connectionString: PG_URL, max: poolSize, keepAlive: true, application_name: 'bench-reference' });
+    const own = options.databaseUrl;
+    const schema = own ? 'public' : privateSchema('bench_ref');
+    if (!own) await adminSql(`CREATE SCHEMA ${schema}`);
+    const url = own ?? PG_URL;
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? REFERENCE_POOL_SIZE, keepAlive: true, application_name: 'bench-reference' });
     pool.on('error', () => {});
     return {
       schema,
@@ -32,10 +41,10 @@ export async function openReferenceDb(engine: Engine, poolSize = 20): Promise<Re
       },
       // On a connection of its own: a pooled connection opened inside quiet() would carry that
       // context into the callbacks of its socket (pg-pool hands queued callers their client there).
-      setup: (sql) => adminSql(sql),
+      setup: (sql) => (own ? pool.query(sql).then(() => undefined) : adminSql(sql)),
       async close() {
         await pool.end();
-        await dropSchema(schema);
+        if (!own) await dropSchema(schema);
       },
     };
   }

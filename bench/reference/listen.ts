@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ReferenceDb } from './db.ts';
 
-export async function listen(app: FastifyInstance, db: ReferenceDb) {
-  await app.listen({ host: '127.0.0.1', port: 0 });
+export async function listen(app: FastifyInstance, db: ReferenceDb, port = 0) {
+  await app.listen({ host: '127.0.0.1', port });
   return {
     origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     server: app.server,

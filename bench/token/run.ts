@@ -11,11 +11,11 @@
  * BENCH_IDENTITIES (32).
  */
 import { engines, num, type Engine } from '../lib/env.ts';
-import { allOk, figuresOf, interleave, type Side, type Trial } from '../lib/interleave.ts';
+import { allOk, figuresOf, interleave, medianOf, type Side, type Trial } from '../lib/interleave.ts';
 import { runLoad } from '../lib/load.ts';
 import type { TokenIdentity } from '../lib/requests.ts';
 import { startService } from '../lib/service.ts';
-import { fmt, formatLoad, loadAverage, median } from '../lib/stats.ts';
+import { fmt, formatLoad, loadAverage } from '../lib/stats.ts';
 import { installStatementTap, statementsSoFar } from '../lib/statement-tap.ts';
 import { startTokenReference } from '../reference/token-server.ts';
 
@@ -67,7 +67,7 @@ for (const engine of engines()) {
     { title: `[${engine}] POST /api/auth/token, ${IDENTITIES} identities, ${load.clients} clients, ${load.seconds}s (+${load.warmupSeconds}s warm-up) per trial`, trial: (side) => trial(engine, side) },
     ROUNDS,
   );
-  const tokens = median(summary.service.map((t) => t.okPerSecond));
+  const tokens = medianOf(summary, 'service', (t) => t.okPerSecond);
   console.log(`    target: >= ${TARGET} tokens/s received: service median ${fmt(tokens)} (${tokens >= TARGET ? 'met' : 'NOT met'}; load average ${formatLoad(loadAverage())} now)`);
 }
 process.exit(0);

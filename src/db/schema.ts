@@ -160,6 +160,8 @@ export interface EventsTable {
   payload: Json<Record<string, unknown>>;
   /** The exact JSON text receivers get (migration 200; jsonb reorders keys). Written by `emit`. */
   body: ColumnType<string | null, string | null | undefined, never>;
+  /** The W3C trace id its deliveries carry (migration 983); null on older events. */
+  trace_id: ColumnType<string | null, string | null | undefined, never>;
   created_at: Timestamp;
 }
 

@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { prepared } from '../db/prepared.ts';
 import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
+import { outsideRequest } from '../observability/trace-context.ts';
 
 export interface Job<P = Record<string, unknown>> {
   id: number;
@@ -330,7 +331,8 @@ export function createScheduler(deps: {
   function arm(delayMs: number) {
     if (timer) clearTimeout(timer);
     armedFor = Date.now() + delayMs;
-    timer = setTimeout(tick, delayMs);
+    // A wake-up may come while a request is served: its trace must not become the background's.
+    timer = outsideRequest(() => setTimeout(tick, delayMs));
   }
 
   function tick() {

@@ -16,6 +16,7 @@ import { adminRoutes } from './routes/admin.routes.tsx';
 import { authRoutes } from './routes/auth.routes.tsx';
 import { memberRoutes } from './routes/member.routes.tsx';
 import { suspenseRoutes } from './routes/suspense.routes.tsx';
+import { noteErrorCode } from '../http/access-log.ts';
 
 const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { type: string; body: Buffer }> = {
@@ -103,6 +104,7 @@ export async function portalPlugin(app: FastifyInstance, c: Container) {
   app.setNotFoundHandler((request, reply) => notFound(request, reply));
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblem(error);
+    noteErrorCode(request, problem.catalogueCode);
     const ctx = request.portal ?? { lang: 'pt-BR', t: translator('pt-BR'), session: undefined, url: request.url, sandbox: false };
     if (problem.status === 404) return notFound(request, reply);
     if (problem.unexpected || problem.status >= 500) {

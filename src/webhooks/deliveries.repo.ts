@@ -23,6 +23,8 @@ export interface ClaimedDelivery {
   active: boolean;
   /** The account's signing secrets (null before its first one is made); see signing-secrets.ts. */
   secrets: StoredSigningSecrets | null;
+  /** The event's W3C trace id (null on events older than migration 983). */
+  traceId: string | null;
 }
 
 export interface DeliveryResult {
@@ -86,6 +88,7 @@ export const deliveriesRepo = {
       secret: string | null;
       previous_secret: string | null;
       previous_valid_until: Date | string | null;
+      trace_id: string | null;
     }>`
       WITH due AS (
         SELECT id FROM webhook_deliveries
@@ -103,7 +106,7 @@ export const deliveriesRepo = {
       SELECT c.id, c.attempts, c.account_id, c.event_id, c.webhook_id,
              e.event_id AS message_id, COALESCE(e.body, e.payload::text) AS body,
              w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active,
-             s.secret, s.previous_secret, s.previous_valid_until
+             s.secret, s.previous_secret, s.previous_valid_until, e.trace_id
         FROM claimed c
         JOIN events e ON e.id = c.event_id
         JOIN webhooks w ON w.id = c.webhook_id
@@ -122,6 +125,7 @@ export const deliveriesRepo = {
       headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as WebhookHeader[]) : r.headers,
       active: r.active,
       secrets: r.secret === null ? null : { secret: r.secret, previous_secret: r.previous_secret, previous_valid_until: r.previous_valid_until },
+      traceId: r.trace_id,
     }));
   },
 

@@ -24,10 +24,14 @@ export async function sendToEach(input: {
   messageId: string;
   body: string;
   targets: OneOffTarget[];
+  /** The event's trace (resends); none: the current request's trace, or a fresh one. */
+  traceId?: string | null;
 }): Promise<Array<{ target: OneOffTarget; result: AttemptResult }>> {
   return Promise.all(
     input.targets.map(async (target) => {
-      const headers = deliveryHeaders({ secrets: input.secrets, messageId: input.messageId, body: input.body, custom: target.headers, signedAt: input.signingClock.now() });
+      const headers = deliveryHeaders({
+        secrets: input.secrets, messageId: input.messageId, body: input.body, custom: target.headers, signedAt: input.signingClock.now(), traceId: input.traceId ?? null,
+      });
       return { target, result: await input.transport.send({ url: target.url, body: input.body, headers }) };
     }),
   );

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
 import type { DB, EventType } from '../db/schema.ts';
 import { prepared } from '../db/prepared.ts';
+import { currentTrace, newTraceId } from '../observability/trace-context.ts';
 
 export interface OutgoingEvent {
   accountId: number;
@@ -10,6 +11,11 @@ export interface OutgoingEvent {
   transactionId: number | null;
   /** The exact JSON body the receivers get. */
   payload: Record<string, unknown>;
+  /**
+   * The W3C trace its deliveries carry. Default: the trace of the request being served when it came
+   * with a `traceparent`, else a new one (every attempt of the event then shares it).
+   */
+  traceId?: string;
 }
 
 /**
@@ -22,6 +28,7 @@ export function createOutbox(deps: { clock: Clock }) {
   async function emitMany(trx: Kysely<DB> | Trx<DB>, events: OutgoingEvent[]): Promise<Array<{ id: number; eventId: string }>> {
     if (events.length === 0) return [];
     const now = deps.clock.now();
+    const requestTrace = currentTrace()?.traceId;
     const rows = events.map((event, ord) => ({
       ord,
       event_id: `msg_${randomUUID().replaceAll('-', '')}`,
@@ -29,14 +36,15 @@ export function createOutbox(deps: { clock: Clock }) {
       type: event.type,
       transaction_id: event.transactionId,
       body: JSON.stringify(event.payload),
+      trace_id: event.traceId ?? requestTrace ?? newTraceId(),
     }));
     const written = await sql<{ id: number; event_id: string }>`
       ${prepared('emit_events')}WITH input AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS x (ord int, event_id text, account_id bigint, type text, transaction_id bigint, body text)),
+          AS x (ord int, event_id text, account_id bigint, type text, transaction_id bigint, body text, trace_id text)),
       added AS (
-        INSERT INTO events (event_id, account_id, type, transaction_id, payload, body, created_at)
-        SELECT event_id, account_id, type, transaction_id, body::jsonb, body, ${now}::timestamptz FROM input ORDER BY ord
+        INSERT INTO events (event_id, account_id, type, transaction_id, payload, body, trace_id, created_at)
+        SELECT event_id, account_id, type, transaction_id, body::jsonb, body, trace_id, ${now}::timestamptz FROM input ORDER BY ord
         RETURNING id, event_id, account_id, type),
       fanned AS (
         INSERT INTO webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at, updated_at)

@@ -231,7 +231,7 @@ describe('POST /api/auth/token', () => {
   it('never writes the secret or the certificate to the log', async () => {
     const c = await client(h);
     h.logLines.length = 0;
-    // Refusals are logged at debug (issue 12): read everything, so the check below has lines to read.
+    // The refusals' own debug lines too: read everything, so the check below sees every line written.
     h.c.logger.level = 'debug';
     try {
       expect((await requestToken(h, enc(c.pem), { clientId: c.clientId, clientSecret: c.clientSecret })).statusCode).toBe(201);

@@ -5,8 +5,8 @@ import { providerEnv } from '../provider-env.ts';
 
 /** 32 random bytes in base64url: what `openssl rand -base64 32` gives. */
 const STRONG_ADMIN_TOKEN = 'q7Xv2mKp9LsR4tWz8YbN3cFh6JdG1eUa5QwE0rTyViO';
-/** Production needs a PIX network (issue 13). */
-const PROVIDER = providerEnv();
+/** Production needs a PIX network (issue 13) and PostgreSQL (issue 25; nothing connects to it here). */
+const PROVIDER: Record<string, string> = { ...providerEnv(), DATABASE_URL: 'postgres://pix@db.example:5432/pix' };
 
 describe('configuration (decisions section 1)', () => {
   it('has the documented defaults and is frozen', () => {
@@ -34,7 +34,9 @@ describe('configuration (decisions section 1)', () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ MODE: 'staging' }, 'MODE'],
-    [{ MODE: 'production' }, 'ADMIN_TOKEN'],
+    [{ MODE: 'production', DATABASE_URL: 'postgres://pix@db.example:5432/pix' }, 'ADMIN_TOKEN'],
+    [{ MODE: 'production' }, 'DATABASE_URL'],
+    [{ ALLOW_EMBEDDED_DATABASE: 'yes' }, 'ALLOW_EMBEDDED_DATABASE'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ INSTITUTION_ISPB: '123' }, 'INSTITUTION_ISPB'],
@@ -88,7 +90,7 @@ describe('configuration (decisions section 1)', () => {
     expect(loadConfig({ ...production, METRICS_TOKEN: 'x'.repeat(10) + STRONG_ADMIN_TOKEN }).metricsToken).toBe('x'.repeat(10) + STRONG_ADMIN_TOKEN);
     expect(() => loadConfig({ ...production, METRICS_TOKEN: 'metrics-token-123' })).toThrow(/METRICS_TOKEN is too easy to guess for production/);
     expect(() => loadConfig({ ...production, METRICS_TOKEN: STRONG_ADMIN_TOKEN })).toThrow(/METRICS_TOKEN must differ from ADMIN_TOKEN/);
-    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN is too short \(5 characters\): the sandbox needs at least 16 characters/);
   });
 
   it('WORKERS: 1 on PGlite (more refused, saying why), the number of cores on PostgreSQL, or as set there', () => {
@@ -108,7 +110,7 @@ describe('configuration (decisions section 1)', () => {
   it('PIX_NETWORK: the simulator in sandbox mode; production refuses to start without a provider, with a message that says what to set', () => {
     expect(loadConfig({}).pixNetwork).toBe('sandbox');
     expect(loadConfig({}).provider).toBeUndefined();
-    const production = { MODE: 'production', ADMIN_TOKEN: STRONG_ADMIN_TOKEN };
+    const production = { MODE: 'production', ADMIN_TOKEN: STRONG_ADMIN_TOKEN, DATABASE_URL: PROVIDER.DATABASE_URL };
     expect(() => loadConfig(production)).toThrow(/PIX_NETWORK is required in production mode: set PIX_NETWORK=provider and PROVIDER_URL.*without a provider no PIX can leave or enter/);
     expect(() => loadConfig({ ...production, PIX_NETWORK: 'sandbox' })).toThrow(/PIX_NETWORK cannot be "sandbox" in production mode/);
     expect(() => loadConfig({ PIX_NETWORK: 'provider' })).toThrow(/PIX_NETWORK can be "provider" only in production mode/);

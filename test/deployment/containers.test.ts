@@ -1,4 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.ts';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
@@ -33,7 +37,6 @@ describe('deploy/compose.yaml', () => {
   });
 
   it('starts the instances only after the migration succeeded, in production mode, trusting only nginx', () => {
-    const nginxAddress = services.nginx.networks.backend.ipv4_address;
     for (const name of ['app1', 'app2']) {
       const app = services[name];
       expect(app.image).toBe(services.migrate.image);
@@ -44,7 +47,9 @@ describe('deploy/compose.yaml', () => {
       expect(app.environment.PUBLIC_URL).toBe('${PUBLIC_URL:-https://localhost:8443}');
       expect(app.depends_on.migrate.condition).toBe('service_completed_successfully');
       expect(app.environment.MODE).toBe('production');
-      expect(app.environment.TRUSTED_PROXIES).toBe(nginxAddress);
+      // The edge network's subnet, not a pinned address (issue 25): any address the engine gives nginx.
+      expect(app.environment.TRUSTED_PROXIES).toBe(compose.networks.edge.ipam.config[0].subnet);
+      expect(app.networks).toEqual(['edge', 'backend']);
       expect(app.environment.DATABASE_URL).toBe(services.migrate.environment.DATABASE_URL);
       // Production needs its PIX provider (issue 13); the client certificate is mounted read-only.
       expect(app.environment.PIX_NETWORK).toBe('provider');
@@ -62,6 +67,73 @@ describe('deploy/compose.yaml', () => {
     for (const placeholder of template.match(/\$\{[A-Z_]+\}/g) ?? []) {
       expect(nginx.environment, placeholder).toHaveProperty(placeholder.slice(2, -1));
     }
+  });
+});
+
+describe('the compose networks (Docker and Podman alike: no pinned container address)', () => {
+  const services = compose.services as Record<string, any>;
+
+  it('nginx is on the edge network only, with no fixed address; PostgreSQL and the migration are not on it', () => {
+    expect(services.nginx.networks).toEqual(['edge']);
+    expect(JSON.stringify(compose)).not.toContain('ipv4_address');
+    expect(services.postgres.networks).toEqual(['backend']);
+    expect(services.migrate.networks).toEqual(['backend']);
+    const subnet = compose.networks.edge.ipam.config[0].subnet as string;
+    expect(subnet).toBe('${EDGE_SUBNET:-10.89.1.0/24}');
+  });
+
+  it('TRUSTED_PROXIES takes the subnet as compose renders it (a CIDR), and believes nginx at any address in it', () => {
+    const rendered = '10.89.1.0/24'; // ${EDGE_SUBNET:-10.89.1.0/24} with EDGE_SUBNET unset
+    expect(loadConfig({ TRUSTED_PROXIES: rendered }).trustedProxies).toEqual([rendered]);
+    // The proxy check itself (any address in a CIDR) is test/deployment/trusted-proxies.test.ts.
+  });
+});
+
+describe('deploy/smoke-test.sh says what is missing before it starts', () => {
+  /** Runs the script with PATH = a folder holding only `tools` (links to the real ones) and `fakes` (scripts). */
+  function runWith(tools: string[], fakes: Record<string, string> = {}) {
+    const bin = mkdtempSync(path.join(tmpdir(), 'pix-smoke-path-'));
+    try {
+      for (const tool of ['bash', 'dirname', ...tools]) {
+        const found = spawnSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+        if (found) symlinkSync(found, path.join(bin, tool));
+      }
+      for (const [name, script] of Object.entries(fakes)) {
+        writeFileSync(path.join(bin, name), `#!/bin/sh\n${script}\n`);
+        chmodSync(path.join(bin, name), 0o755);
+      }
+      return spawnSync(path.join(bin, 'bash'), ['deploy/smoke-test.sh'], { encoding: 'utf8', env: { PATH: bin } });
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  }
+
+  it('no engine at all; docker without its compose plugin; podman without compose; curl missing: exit 2 naming each', () => {
+    const none = runWith(['curl', 'openssl', 'node']);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('missing:\n  - a container engine: docker with its compose plugin, or podman with podman-compose');
+    const plugin = runWith(['curl', 'openssl', 'node'], { docker: 'exit 1' });
+    expect(plugin.status).toBe(2);
+    expect(plugin.stderr).toContain("docker's compose plugin (docker compose; Debian: apt-get install docker-compose-plugin)");
+    const podman = runWith(['curl', 'openssl', 'node'], { podman: 'exit 1' });
+    expect(podman.stderr).toContain('podman compose (it runs podman-compose or docker-compose');
+    const curl = runWith(['openssl', 'node'], { docker: 'exit 1' });
+    expect(curl.stderr).toMatch(/missing:\n {2}- curl\n {2}- docker's compose plugin/);
+    // Nothing was started: the checks come first.
+    for (const run of [none, plugin, podman, curl]) expect(run.stdout).not.toContain('compose smoke test on:');
+  });
+
+  it('podman compose is used (with the docker image format) when docker compose is not there', () => {
+    const smoke = readFileSync('deploy/smoke-test.sh', 'utf8');
+    expect(smoke).toMatch(/podman compose version[^\n]*\n\s+engine=\(podman compose\)\n\s+export BUILDAH_FORMAT=docker/);
+    expect(smoke).toContain('compose() { "${engine[@]}" -p pix-smoke');
+    expect(smoke.indexOf('exit 2')).toBeLessThan(smoke.indexOf('up -d --build'));
+  });
+
+  it('the README says how to build with podman keeping the HEALTHCHECK (--format docker)', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toContain('podman build --format docker');
+    expect(readme).toContain('BUILDAH_FORMAT=docker podman compose');
   });
 });
 

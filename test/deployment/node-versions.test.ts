@@ -4,8 +4,8 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
-/** The machine image's Node (the README's two commands) and the active LTS (production). */
-const SUPPORTED = ['20.19.0', '24.0.0'];
+/** The machine image's Node (the README's two commands) and the LTS lines production runs on (22.12+, where the development tools start too, and 24). */
+const SUPPORTED = ['20.19.0', '22.12.0', '24.0.0'];
 
 interface Installed {
   name: string;
@@ -76,12 +76,12 @@ const outsideSupported = (packages: Installed[]) =>
   packages.filter((p) => p.node !== undefined && !SUPPORTED.every((v) => semver.satisfies(v, p.node!))).map((p) => `${p.name}@${p.version} (${p.node})`);
 
 describe('supported Node versions', () => {
-  it('engines admits Node 20.19+ and Node 24', () => {
+  it('engines admits Node 20.19+, 22 and 24', () => {
     for (const version of SUPPORTED) expect(semver.satisfies(version, manifest.engines.node), version).toBe(true);
     expect(semver.satisfies('20.18.0', manifest.engines.node)).toBe(false);
   });
 
-  it('every production dependency, and every package it brings, declares a Node range that admits both (kysely 0.29 would not: it needs 22)', () => {
+  it('every production dependency, and every package it brings, declares a Node range that admits all three (kysely 0.29 would not: it needs 22)', () => {
     const production = productionPackages();
     // The walk reached the whole tree: the direct dependencies and what they bring (fastify's own).
     const names = new Set(production.map((p) => p.name));
@@ -97,5 +97,18 @@ describe('supported Node versions', () => {
     expect(manifest.dependencies.tsx).toBeUndefined();
     expect(manifest.dependencies.typescript).toBeUndefined();
     expect(manifest.devDependencies.tsx).toBeDefined();
+  });
+});
+
+describe('Node versions in the README and CI (issue 25)', () => {
+  it('the README names Node 22 or 24 for production; .ci/run runs the unit and postgres projects on both', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toMatch(/\*\*Supported Node\.js versions:\*\* production runs on \*\*Node 22 or 24\*\*/);
+    const ci = readFileSync('.ci/run', 'utf8');
+    expect(ci).toContain('PRODUCTION_NODES=(22 24)');
+    expect(ci).toMatch(/npx -y node@\$major[\s\S]*vitest\.mjs run --project unit/);
+    expect(ci).toMatch(/npx -y "node@\$major" node_modules\/vitest\/vitest\.mjs run --project postgres/);
+    // The postgres runs come after PostgreSQL was started.
+    expect(ci.lastIndexOf('--project postgres')).toBeGreaterThan(ci.indexOf('pg_isready'));
   });
 });

@@ -43,7 +43,6 @@ describe('request ids and the access log', () => {
 
   it('keeps a sane incoming X-Request-Id: echoed, the errorId, in every log line of the request, with one access line', async () => {
     h.logLines.length = 0;
-    // A 404, not a 401: refusals (401/403/429) keep their access line at debug (issue 12, cheap refusals).
     const res = await h.app.inject({ method: 'GET', url: '/api/no-such-route', headers: { 'x-request-id': 'edge-7f3a.42' } });
     expect(res.statusCode).toBe(404);
     expect(res.headers['x-request-id']).toBe('edge-7f3a.42');

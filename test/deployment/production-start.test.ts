@@ -125,6 +125,8 @@ async function startCompiled() {
       MODE: 'production',
       ADMIN_TOKEN: 'prod-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1x',
       DATA_DIR: 'memory://',
+      // Production refuses the embedded database unless told so (issue 25): this test has no PostgreSQL.
+      ALLOW_EMBEDDED_DATABASE: 'true',
       PORT: '0',
       // Production needs its provider (nothing listens there: these tests make no payment).
       ...providerEnv(),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
-import { providerEnv } from '../provider-env.ts';
+import { providerEnv, TEST_PROVIDER_CERT_FILE, TEST_PROVIDER_KEY_FILE } from '../provider-env.ts';
 
 /** An account with a certificate and credentials, made through the admin API. */
 async function clientOf(h: Harness) {
@@ -93,8 +93,8 @@ describe('TRUSTED_PROXIES defaults', () => {
 
   it('configuration: the documented defaults, and a bad entry is refused naming the variable', () => {
     expect(loadConfig({}).trustedProxies).toBe('any');
-    expect(loadConfig({ MODE: 'production', ADMIN_TOKEN, ...providerEnv() }).trustedProxies).toEqual([]);
-    expect(loadConfig({ TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem' }).trustedProxies).toEqual([]);
+    expect(loadConfig({ MODE: 'production', ADMIN_TOKEN, ALLOW_EMBEDDED_DATABASE: 'true', ...providerEnv() }).trustedProxies).toEqual([]);
+    expect(loadConfig({ TLS_CERT_FILE: TEST_PROVIDER_CERT_FILE, TLS_KEY_FILE: TEST_PROVIDER_KEY_FILE }).trustedProxies).toEqual([]);
     expect(loadConfig({ TRUSTED_PROXIES: '127.0.0.1' }).trustedProxies).toEqual(['127.0.0.1']);
     for (const bad of ['10.0.0.0/33', 'proxy.local', '10.0.0.1/8/2', '::1/129', '10.0.0.0/x']) {
       expect(() => loadConfig({ TRUSTED_PROXIES: bad }), bad).toThrow(ConfigError);
@@ -103,15 +103,16 @@ describe('TRUSTED_PROXIES defaults', () => {
   });
 
   it('configuration: TLS needs both files, and TLS_CLIENT_AUTH is "optional" or "none"', () => {
-    expect(loadConfig({ TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem', TLS_CLIENT_AUTH: 'optional' }).tls).toEqual({
-      certFile: 'c.pem',
-      keyFile: 'k.pem',
+    // The files must exist and hold a certificate and its key (test/config/start-refusals.test.ts): any pair does.
+    expect(loadConfig({ TLS_CERT_FILE: TEST_PROVIDER_CERT_FILE, TLS_KEY_FILE: TEST_PROVIDER_KEY_FILE, TLS_CLIENT_AUTH: 'optional' }).tls).toEqual({
+      certFile: TEST_PROVIDER_CERT_FILE,
+      keyFile: TEST_PROVIDER_KEY_FILE,
       clientAuth: 'optional',
     });
     expect(loadConfig({}).tls).toBeUndefined();
     expect(() => loadConfig({ TLS_CERT_FILE: 'c.pem' })).toThrow(/TLS_KEY_FILE/);
     expect(() => loadConfig({ TLS_KEY_FILE: 'k.pem' })).toThrow(/TLS_CERT_FILE/);
-    expect(() => loadConfig({ TLS_CERT_FILE: 'c.pem', TLS_KEY_FILE: 'k.pem', TLS_CLIENT_AUTH: 'required' })).toThrow(/TLS_CLIENT_AUTH/);
+    expect(() => loadConfig({ TLS_CERT_FILE: TEST_PROVIDER_CERT_FILE, TLS_KEY_FILE: TEST_PROVIDER_KEY_FILE, TLS_CLIENT_AUTH: 'required' })).toThrow(/TLS_CLIENT_AUTH/);
     expect(() => loadConfig({ TLS_CLIENT_AUTH: 'optional' })).toThrow(/TLS_CLIENT_AUTH/);
   });
 });

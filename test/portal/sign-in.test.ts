@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureKeys } from '../../src/services/auth/failure-limits.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { OPERATOR, portalClient, signedInMember, signedInOperator } from './portal-client.ts';
 
@@ -224,33 +225,46 @@ describe('sign-in, sessions and CSRF', () => {
     expect(alert(unknown.body)).toBe(alert(wrong.body));
   });
 
-  it('after 10 failures for one email, even the right password gets 429 with Retry-After', async () => {
+  // Failure limits (decisions 7): the key is the e-mail at its address; a right password elsewhere is never refused.
+  it('10 wrong passwords for an e-mail from address A: A gets 429 with Retry-After, the right password there too; the member signs in from address B', async () => {
     const account = await h.createAccount();
     await signedInMember(h, account.id, 'victim@example.com');
-    for (let i = 0; i < 10; i++) {
-      const attacker = portalClient(h, { address: `10.9.0.${i + 1}` });
-      await attacker.get('/portal/sign-in');
-      expect((await attacker.post('/portal/sign-in', { email: 'victim@example.com', password: `guess number ${i}` })).statusCode).toBe(401);
-    }
-    const owner = portalClient(h, { address: '10.9.1.1' });
-    await owner.get('/portal/sign-in');
-    const res = await owner.post('/portal/sign-in', { email: 'victim@example.com', password: 'a long enough password' });
-    expect(res.statusCode).toBe(429);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.body).toContain('Too many failed attempts');
-  });
-
-  it('after 10 failures from one address, that address gets 429 for any email', async () => {
-    const attacker = portalClient(h, { address: '10.8.0.1' });
+    const attacker = portalClient(h, { address: '10.9.0.1' });
     await attacker.get('/portal/sign-in');
     for (let i = 0; i < 10; i++) {
+      expect((await attacker.post('/portal/sign-in', { email: 'victim@example.com', password: `guess number ${i}` })).statusCode, `attempt ${i + 1}`).toBe(401);
+    }
+    const refused = await attacker.post('/portal/sign-in', { email: 'victim@example.com', password: 'a long enough password' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(900);
+    expect(refused.body).toContain('Too many failed attempts');
+    const owner = portalClient(h, { address: '10.9.1.1' });
+    await owner.signIn('victim@example.com', 'a long enough password');
+    expect((await owner.get('/portal')).statusCode).toBe(200);
+  });
+
+  it('failures for many e-mails from one address lock none of the others there: the operator still signs in from it', async () => {
+    const attacker = portalClient(h, { address: '10.8.0.1' });
+    await attacker.get('/portal/sign-in');
+    for (let i = 0; i < 12; i++) {
       expect((await attacker.post('/portal/sign-in', { email: `spray${i}@example.com`, password: 'password123456' })).statusCode).toBe(401);
     }
     const res = await attacker.post('/portal/sign-in', { email: OPERATOR.email, password: OPERATOR.password });
-    expect(res.statusCode).toBe(429);
-    expect(res.headers['retry-after']).toBeDefined();
-    const elsewhere = portalClient(h, { address: '10.8.0.2' });
-    await elsewhere.signIn(OPERATOR.email, OPERATOR.password);
+    expect(res.statusCode).toBe(303);
+  });
+
+  it('25 wrong passwords at once for one e-mail from one address: exactly 10 checked (401), 15 refused (429)', async () => {
+    const account = await h.createAccount();
+    await signedInMember(h, account.id, 'burst@example.com');
+    const attacker = portalClient(h, { address: '10.7.0.1' });
+    await attacker.get('/portal/sign-in');
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => attacker.post('/portal/sign-in', { email: 'burst@example.com', password: `wrong guess ${i}` })));
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(10);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(15);
+    for (const refused of answers.filter((a) => a.statusCode === 429)) expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const counted = await h.c.db.selectFrom('auth_failures').select('failed_at').where('key', '=', failureKeys.signIn('burst@example.com', '10.7.0.1').key).executeTakeFirstOrThrow();
+    expect(counted.failed_at).toHaveLength(10);
   });
 });
 

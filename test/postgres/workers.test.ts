@@ -47,6 +47,20 @@ function fresh(method: string, url: string, headers: Record<string, string> = {}
 
 const asAdmin = { authorization: `Bearer ${ADMIN}` };
 
+/** GET /metrics on a connection of its own (any worker may answer it). */
+const scrape = () =>
+  new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(`${service.url}/metrics`, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.setTimeout(15_000, () => req.destroy(new Error('GET /metrics: no answer in 15 s')));
+    req.on('error', reject);
+    req.end();
+  });
+
 /** The pid whose access line carries this request id (waits briefly for the line to be written). */
 async function pidOf(requestId: string): Promise<number> {
   const until = Date.now() + 5_000;
@@ -115,18 +129,6 @@ describe('WORKERS=2 on PostgreSQL', () => {
   });
 
   it('GET /metrics counts the whole service, whichever worker answers the scrape', async () => {
-    const scrape = () =>
-      new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = http.request(`${service.url}/metrics`, { agent: false, headers: { connection: 'close' } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, text }));
-        });
-        req.setTimeout(15_000, () => req.destroy(new Error('GET /metrics: no answer in 15 s')));
-        req.on('error', reject);
-        req.end();
-      });
     const healthCount = (text: string) => Number(/http_requests_total\{method="GET",route="\/health",status="200"\} (\d+)/.exec(text)?.[1] ?? 0);
     const before = await scrape();
     expect(before.status).toBe(200);
@@ -140,6 +142,27 @@ describe('WORKERS=2 on PostgreSQL', () => {
       expect(healthCount(after.text) - healthCount(before.text)).toBe(10);
       // Each worker's pool is there too (gauges summed over the workers).
       expect(after.text).toMatch(/db_pool_connections\{state="total"\} [1-9]/);
+    }
+  });
+
+  it('the backlog gauges are never summed over the workers (each reads the same rows: the largest reading is kept), and build_info is 1', async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      // Three jobs of a kind no worker runs: due, waiting, and seen by both workers' reads.
+      await client.query(`INSERT INTO jobs (kind, run_at, created_at, updated_at) SELECT 'test.not-run', now() - interval '1 minute', now(), now() FROM generate_series(1, 3)`);
+      const pending = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM transactions WHERE status = 'PENDING' AND kind IN ('WITHDRAW', 'REFUND_IN')`)).rows[0]!.n);
+      for (let i = 0; i < 3; i++) {
+        const { status, text } = await scrape();
+        expect(status).toBe(200);
+        expect(text).toMatch(/^jobs_waiting\{kind="test\.not-run"\} 3$/m);
+        expect(text).toMatch(new RegExp(`^payouts_pending ${pending}$`, 'm'));
+        expect(text).toMatch(/^webhook_deliveries_failing 0$/m);
+        expect(text).toMatch(/^build_info\{version="[^"]+"\} 1$/m);
+      }
+    } finally {
+      await client.query(`DELETE FROM jobs WHERE kind = 'test.not-run'`);
+      await client.end();
     }
   });
 

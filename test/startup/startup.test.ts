@@ -157,7 +157,7 @@ SELECT 2`;
   });
 });
 
-describe('production needs a PIX network (issue 13)', () => {
+describe('production refuses unsafe starts (issues 13 and 25)', () => {
   async function start(env: Record<string, string>) {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { PATH: process.env.PATH, MODE: 'production', ADMIN_TOKEN: 'startup-admin-Zq7xK2mR9vT4wB8nL3pF6hJ1x', DATA_DIR: 'memory://', PORT: '0', LOG_LEVEL: 'silent', ...env },
@@ -169,16 +169,23 @@ describe('production needs a PIX network (issue 13)', () => {
     return { code, stderr };
   }
 
-  it('without one, the service refuses to start and says what to set', async () => {
-    const { code, stderr } = await start({});
+  it('production with nothing set refuses to start (exit 1) and lists every problem in one message, without a stack', async () => {
+    // Issue 25: DATABASE_URL first (no silent start on the embedded database), then the rest at once.
+    const { code, stderr } = await start({ ADMIN_TOKEN: '', TLS_CERT_FILE: '/nonexistent/server-cert.pem', TLS_KEY_FILE: '/nonexistent/server-key.pem' });
     expect(code).toBe(1);
-    expect(stderr).toContain('Invalid configuration: PIX_NETWORK is required in production mode: set PIX_NETWORK=provider and PROVIDER_URL');
+    expect(stderr).toContain('Invalid configuration: 5 problems (nothing was started; fix them all):\n');
+    expect(stderr).toContain('  - DATABASE_URL is required in production mode: without it the ledger would live in the embedded database');
+    expect(stderr).toContain('  - ADMIN_TOKEN is required in production mode (production needs at least 32 characters');
+    expect(stderr).toContain('  - TLS_CERT_FILE cannot be read (no such file): /nonexistent/server-cert.pem');
+    expect(stderr).toContain('  - TLS_KEY_FILE cannot be read (no such file): /nonexistent/server-key.pem');
+    expect(stderr).toContain('  - PIX_NETWORK is required in production mode: set PIX_NETWORK=provider and PROVIDER_URL');
+    expect(stderr).not.toMatch(/ENOENT|\n\s+at /);
   }, 60_000);
 
   it("a provider certificate that cannot be read stops the start, naming its variable", async () => {
-    const { code, stderr } = await start(providerEnv({ PROVIDER_CERT_FILE: '/nonexistent/provider-cert.pem' }));
+    const { code, stderr } = await start({ ALLOW_EMBEDDED_DATABASE: 'true', ...providerEnv({ PROVIDER_CERT_FILE: '/nonexistent/provider-cert.pem' }) });
     expect(code).toBe(1);
-    expect(stderr).toContain('Invalid configuration: PROVIDER_CERT_FILE cannot be read (ENOENT): /nonexistent/provider-cert.pem');
+    expect(stderr.trim()).toBe('Invalid configuration: PROVIDER_CERT_FILE cannot be read (no such file): /nonexistent/provider-cert.pem');
   }, 60_000);
 });
 

@@ -14,7 +14,16 @@ export interface SigningKeysTable {
   retired_at: Timestamp | null;
 }
 
+/** Failure limits (migration 960): a key's newest failure times, oldest first, at most its limit of them. */
+export interface AuthFailuresTable {
+  key: string;
+  failed_at: Date[];
+  /** When the newest failure leaves the 15-minute window. */
+  expires_at: Timestamp;
+}
+
 // Tables owned by the auth feature; its migrations live in src/db/migrations (100-199).
 export interface AuthTables {
   signing_keys: SigningKeysTable;
+  auth_failures: AuthFailuresTable;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { reasonPhrase, toProblem, type Problem } from './problem.ts';
 import { laterPartMessages } from '../validation.ts';
+import { noteErrorCode } from '../access-log.ts';
 
 /**
  * The three error formats. The full envelope on `/api`, the short `{statusCode, message, error}` on
@@ -53,14 +54,14 @@ export function errorHandler(format: ErrorFormat, now: () => Date) {
       // Not a bug, but never silent: the cause (a lost connection, a lock or statement timeout) is logged.
       request.log.warn({ err: error, errorId: request.id, status: problem.status }, 'service unavailable');
     }
-    // A refusal (4xx) is the caller's business, not an event of ours: at info, one line per refused
-    // request cost more than the refusal itself (issue 12). Counted by status in http_refusals_total.
+    // A refusal (4xx): its access line (info, with its code) says it; this line adds nothing more.
     else request.log.debug({ code: problem.catalogueCode, status: problem.status }, 'request refused');
     return sendProblem(reply, request, problem, format, now());
   };
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem, format: ErrorFormat, at: Date) {
+  noteErrorCode(request, problem.catalogueCode);
   if (problem.headers) reply.headers(problem.headers);
   reply.code(problem.status).type('application/json; charset=utf-8');
   if (format === 'full') return reply.send(fullEnvelope(problem, request, at));

@@ -6,7 +6,7 @@
  */
 const BUSINESS_ERRORS: Record<string, number[]> = {
   // Token endpoints: certificate and credential refusals, the credential store failing, and too many
-  // wrong secrets (per client id and per address, 429 with Retry-After).
+  // failures of the attempt's own key (decisions 7: the client, or the certificate and the address; 429 with Retry-After).
   createToken: [401, 403, 429, 502],
   oauthToken: [429, 502],
   // Rate limited per account (429 with Retry-After and RateLimit headers).

@@ -16,21 +16,25 @@ export function hasBearerSecret(request: FastifyRequest, secret: string): boolea
 export const hasAdminToken = (request: FastifyRequest, adminToken: string): boolean => hasBearerSecret(request, adminToken);
 
 /**
- * The admin guard. Wrong admin tokens are counted per address (`failure-limits.ts`): past the limit
- * every admin call from that address answers 429 with Retry-After, the right token included, until
- * the window ends.
+ * The admin guard. Wrong admin tokens are counted per address (`failure-limits.ts`, decisions 7):
+ * once an address has 10 in the last 15 minutes, every admin call from it answers 429 with
+ * Retry-After, the right token included, until the oldest leaves the window; a right token from any
+ * other address is served. A call without a bearer token checks nothing and counts nothing. In the
+ * sandbox a loopback caller is never limited (the container sets that in the failure limits).
  */
 export function requireAdmin(adminToken: string, failures: FailureLimits) {
   return async (request: FastifyRequest) => {
-    const attempt = await counted(request, () => failures.adminAttempt({ address: request.ip }));
-    if (attempt.retryAfterSeconds !== undefined) throw tooManyFailures(attempt.retryAfterSeconds);
-    if (!hasAdminToken(request, adminToken)) {
+    if (!request.headers.authorization?.startsWith('Bearer ')) throw unauthorized();
+    const judged = await counted(request, () => failures.judge(failures.adminAttempt({ address: request.ip }), () => hasAdminToken(request, adminToken)));
+    if (judged.outcome === 'refused') throw tooManyFailures(judged.retryAfterSeconds);
+    if (judged.outcome === 'wrong') {
       request.log.warn({ address: request.ip }, 'wrong admin token');
-      throw new DomainError('UNAUTHORIZED', undefined, 'Send Authorization: Bearer <ADMIN_TOKEN>');
+      throw unauthorized();
     }
-    await counted(request, () => attempt.uncount());
   };
 }
+
+const unauthorized = () => new DomainError('UNAUTHORIZED', undefined, 'Send Authorization: Bearer <ADMIN_TOKEN>');
 
 /** The counters live in the database: when it cannot answer, 503 (logged), never a 401 or a 500. */
 async function counted<T>(request: FastifyRequest, step: () => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { outgoingTraceparent } from '../../observability/trace-context.ts';
 
 /**
  * HTTP to the provider: one undici Agent presenting our client certificate on every TLS connection
@@ -43,7 +44,8 @@ export function createProviderHttp(options: ProviderHttpOptions) {
       answer = await request(url, {
         method: input.method,
         dispatcher: agent,
-        headers: { accept: 'application/json', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}), ...input.headers },
+        // W3C trace context: the traced request this call serves (its trace id, a new span id), else a fresh trace.
+        headers: { accept: 'application/json', ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}), traceparent: outgoingTraceparent(), ...input.headers },
         ...(input.body !== undefined ? { body: JSON.stringify(input.body) } : {}),
         signal: AbortSignal.timeout(input.timeoutMs ?? options.timeoutMs),
       });

@@ -5,7 +5,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { isUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
-import { tooManyFailures, type FailureLimits } from './failure-limits.ts';
+import { failureKeys, failureTimesOf, tooManyFailures, type FailureKey, type FailureLimits } from './failure-limits.ts';
 import { ALL_SCOPES } from './scopes.ts';
 import type { SecretHasher } from './secret-hash.ts';
 import type { TokenService } from './token.service.ts';
@@ -122,24 +122,43 @@ export function createTokenGrantService(deps: {
   }
 
   /**
-   * Validity window, registry, credentials, account link, then a token. `requestedScopes` (OAuth's
-   * `scope`) narrows the credential's scopes; it may not widen them. Wrong secrets are counted per
-   * client id and per caller address (`failure-limits.ts`): past the limit, 429 before any check.
+   * The account of a registered (not revoked) certificate, an active credential, and the failure
+   * times of the keys that may judge the attempt, in one statement: a right secret costs no other.
    */
-  /** The account of a registered (not revoked) certificate, and an active credential, in one statement. */
-  async function lookupIdentity(fingerprint: string, clientId: string | undefined) {
-    const row = await sql<{ certificate_account: number | null; credential: { account_id: number; secret_hash: string; scopes: string } | null }>`
+  async function lookupIdentity(fingerprint: string, clientId: string | undefined, keys: { client: FailureKey; certificate: FailureKey; address: FailureKey }) {
+    const row = await sql<{
+      certificate_account: number | null;
+      credential: { account_id: number; secret_hash: string; scopes: string } | null;
+      client_failures: number[] | null;
+      certificate_failures: number[] | null;
+      address_failures: number[] | null;
+    }>`
       ${prepared('token_identity')}SELECT
         (SELECT account_id FROM certificates WHERE fingerprint = ${fingerprint} AND revoked_at IS NULL) AS certificate_account,
         (SELECT json_build_object('account_id', account_id, 'secret_hash', secret_hash, 'scopes', scopes)
-           FROM credentials WHERE client_id = ${clientId ?? null}::uuid AND revoked_at IS NULL) AS credential`.execute(db);
+           FROM credentials WHERE client_id = ${clientId ?? null}::uuid AND revoked_at IS NULL) AS credential,
+        ${failureTimesOf(keys.client)} AS client_failures,
+        ${failureTimesOf(keys.certificate)} AS certificate_failures,
+        ${failureTimesOf(keys.address)} AS address_failures`.execute(db);
     const r = row.rows[0]!;
     return {
       certificateAccountId: r.certificate_account === null ? null : Number(r.certificate_account),
       credential: r.credential === null ? null : { ...r.credential, account_id: Number(r.credential.account_id) },
+      seen: new Map([
+        [keys.client.key, r.client_failures],
+        [keys.certificate.key, r.certificate_failures],
+        [keys.address.key, r.address_failures],
+      ]),
     };
   }
 
+  /**
+   * Validity window, registry, credentials, account link, then a token. `requestedScopes` (OAuth's
+   * `scope`) narrows the credential's scopes; it may not widen them. Failure limits (decisions 7,
+   * `failure-limits.ts`): a certificate of the credential's own account is judged by the client's
+   * key (its wrong secrets also count on the address); any other certificate by its own key and the
+   * address. Over the limit, 429 before the secret is checked; a right secret writes nothing.
+   */
   async function grant(cert: CertificateInfo, credentials: ClientCredentials, caller: Caller, requestedScopes?: string[]): Promise<Grant> {
     const now = clock.now();
     if (now < cert.notBefore) {
@@ -155,21 +174,21 @@ export function createTokenGrantService(deps: {
       });
     }
 
-    // The certificate and the credential in one look-up, beside the counting of the attempt (every
-    // attempt is counted before its secret is checked, and given back unless the secret was wrong).
-    const [found, attempt] = await Promise.all([
-      fromStore('certificate', () => lookupIdentity(cert.fingerprint, isUuidV4(credentials.clientId) ? credentials.clientId.toLowerCase() : undefined)),
-      fromStore('failure counters', () => deps.failures.tokenAttempt({ clientId: credentials.clientId, address: caller.address })),
-    ]);
-    const registered = found.certificateAccountId === null ? undefined : { account_id: found.certificateAccountId };
-    if (!registered) {
-      await fromStore('failure counters', () => attempt.uncount());
+    const keys = {
+      client: failureKeys.client(credentials.clientId),
+      certificate: failureKeys.certificate(cert.fingerprint),
+      address: failureKeys.tokenAddress(caller.address),
+    };
+    const found = await fromStore('certificate', () =>
+      lookupIdentity(cert.fingerprint, isUuidV4(credentials.clientId) ? credentials.clientId.toLowerCase() : undefined, keys),
+    );
+    if (found.certificateAccountId === null) {
+      // Not a wrong secret: nothing was checked, nothing counts.
       throw new DomainError('PUB_CERT_NOT_REGISTERED', {
         hint: 'This certificate is not linked to any account, or it was revoked. Link it to the account in the service portal (admin) and retry.',
         fingerprint: cert.fingerprint,
       });
     }
-    if (attempt.retryAfterSeconds !== undefined) throw tooManyFailures(attempt.retryAfterSeconds);
     const credential = found.credential ?? undefined;
     if (credential && !deps.secrets.isRecognizedHash(credential.secret_hash)) {
       deps.logger.error({ clientId: credentials.clientId }, 'stored client secret hash is in an unknown format');
@@ -177,18 +196,22 @@ export function createTokenGrantService(deps: {
         hint: 'The credential store answered something this service does not recognise. Retry later; if it persists, contact support quoting the errorId.',
       });
     }
+    const ownCertificate = credential !== undefined && credential.account_id === found.certificateAccountId;
+    const plan = ownCertificate
+      ? deps.failures.ownCertificateAttempt({ clientId: credentials.clientId, address: caller.address })
+      : deps.failures.foreignCertificateAttempt({ fingerprint: cert.fingerprint, address: caller.address });
     // An unknown clientId is checked against a dummy hash: same answer, same time as a wrong secret.
-    const matches = await deps.secrets.verifySecret(credentials.clientSecret, credential?.secret_hash ?? deps.secrets.dummyHash);
-    if (!credential || !matches) {
+    const judged = await fromStore('failure counters', () =>
+      deps.failures.judge(plan, () => deps.secrets.verifySecret(credentials.clientSecret, credential?.secret_hash ?? deps.secrets.dummyHash), found.seen),
+    );
+    if (judged.outcome === 'refused') throw tooManyFailures(judged.retryAfterSeconds);
+    if (!credential || judged.outcome === 'wrong') {
       deps.logger.warn({ clientId: credentials.clientId.slice(0, 64), address: caller.address }, 'wrong client credentials');
       throw new DomainError('PUB_INVALID_CREDENTIALS', {
         hint: 'Check clientId and clientSecret. The secret is shown only when the credentials are created; create new credentials if it was lost.',
       });
     }
-
-    await fromStore('failure counters', () => attempt.uncount());
-
-    if (registered.account_id !== credential.account_id) {
+    if (!ownCertificate) {
       throw new DomainError('PUB_CERT_NOT_AUTHORIZED_FOR_ACCOUNT', {
         hint: 'The certificate is registered to another account. Use the certificate linked to the account that owns this clientId.',
       });

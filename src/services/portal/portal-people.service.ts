@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { paginate } from '../../db/paginate.ts';
@@ -8,14 +8,12 @@ import type { PortalRole } from '../../db/schema/portal.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { Actor, AuditLog } from '../audit/audit-log.ts';
 import { DUMMY_HASH_PROMISE, hashSecret, verifySecret } from '../auth/secret-hash.ts';
-import type { RateLimiter } from '../rate-limit/fixed-window.ts';
+import { failureTimesOf, type FailureLimits } from '../auth/failure-limits.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 // scrypt cost grows with the input; nobody needs more than this.
 export const MAX_PASSWORD_LENGTH = 256;
 const INVITATION_TTL_MS = 72 * 3600_000;
-/** Decisions 6: at most 10 failed sign-ins per email and per address in 15 minutes. */
-export const SIGN_IN_FAILURES = { limit: 10, windowSeconds: 15 * 60 };
 
 export interface PortalUser {
   id: number;
@@ -55,7 +53,7 @@ export function createPortalPeopleService(deps: {
   clock: Clock;
   accounts: AccountService;
   audit: AuditLog;
-  rateLimiter: RateLimiter;
+  failures: FailureLimits;
   /** `http(s)://host[:port]` written into invitation links. */
   publicBaseUrl: string;
 }) {
@@ -146,29 +144,27 @@ export function createPortalPeopleService(deps: {
 
   /**
    * Checks an email and password. Unknown email and wrong password look the same (same message, a
-   * scrypt check either way); after 10 failures per email or per address in 15 minutes, 429.
+   * scrypt check either way). Failure limits (decisions 7): 10 failures for the e-mail from one
+   * address in any 15 minutes, then 429 there, the right password included, until the oldest
+   * failure leaves the window; the same e-mail from another address is not affected.
    */
   async function signIn(rawEmail: string, password: string, address: string): Promise<PortalUser> {
     const email = rawEmail.trim().toLowerCase();
-    const buckets = [`portal-sign-in:email:${email}`, `portal-sign-in:address:${address}`];
-    for (const bucket of buckets) {
-      const count = await deps.rateLimiter.peek(bucket, SIGN_IN_FAILURES);
-      if (!count.allowed) {
-        throw new DomainError('RATE_LIMITED', { retryAfterSeconds: count.resetSeconds }, 'Too many failed sign-ins: try again later');
-      }
+    const plan = deps.failures.signInAttempt({ email, address });
+    // The person and the attempt's failure times in one statement (one row even for an unknown e-mail).
+    const found = await sql<{ id: number | null; email: string | null; role: PortalRole | null; account_id: number | null; password_hash: string | null; failures: number[] | null }>`
+      SELECT u.id, u.email, u.role, u.account_id, u.password_hash, ${failureTimesOf(plan.deciding[0]!)} AS failures
+        FROM (SELECT 1) AS one LEFT JOIN portal_users u ON u.email = ${email} AND u.removed_at IS NULL`.execute(db);
+    const row = found.rows[0]!;
+    const hash = row.password_hash ?? (await DUMMY_HASH_PROMISE);
+    const judged = await deps.failures.judge(plan, () => verifySecret(password.slice(0, MAX_PASSWORD_LENGTH), hash), new Map([[plan.deciding[0]!.key, row.failures]]));
+    if (judged.outcome === 'refused') {
+      throw new DomainError('RATE_LIMITED', { retryAfterSeconds: judged.retryAfterSeconds }, 'Too many failed sign-ins: try again later');
     }
-    const row = await db
-      .selectFrom('portal_users')
-      .select(['id', 'email', 'role', 'account_id', 'password_hash'])
-      .where('email', '=', email)
-      .where('removed_at', 'is', null)
-      .executeTakeFirst();
-    const ok = await verifySecret(password.slice(0, MAX_PASSWORD_LENGTH), row?.password_hash ?? (await DUMMY_HASH_PROMISE));
-    if (!row || !row.password_hash || !ok) {
-      for (const bucket of buckets) await deps.rateLimiter.hit(bucket, SIGN_IN_FAILURES);
+    if (judged.outcome === 'wrong' || row.id === null || row.password_hash === null) {
       throw new DomainError('UNAUTHORIZED', { reason: 'invalid-sign-in' }, 'Email or password is incorrect');
     }
-    return userOf(row);
+    return userOf({ id: row.id, email: row.email!, role: row.role!, account_id: row.account_id });
   }
 
   async function members(accountId: number) {

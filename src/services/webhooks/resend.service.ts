@@ -41,7 +41,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     if (!tx) throw new DomainError('WEBHOOK_TRANSACTION_NOT_FOUND', undefined, `Transaction ${identifier} not found`);
     const event = await db
       .selectFrom('events')
-      .select(['id', 'event_id', 'type', 'body', 'payload'])
+      .select(['id', 'event_id', 'type', 'body', 'payload', 'trace_id'])
       .where('transaction_id', '=', tx.id)
       .where('account_id', '=', accountId)
       .orderBy('id', 'desc')
@@ -62,7 +62,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     const secrets = await registrationsRepo.signingSecrets(db, accountId, clock.now());
     const body = event.body ?? JSON.stringify(event.payload);
     const sentAt = clock.now();
-    const attempts = await sendToEach({ transport: deps.transport, signingClock: deps.signingClock, secrets, messageId: event.event_id, body, targets });
+    const attempts = await sendToEach({ transport: deps.transport, signingClock: deps.signingClock, secrets, messageId: event.event_id, body, targets, traceId: event.trace_id });
     const logs = oneOffLogs(attempts, { accountId, kind: 'resend', eventRowId: event.id, at: clock.now() });
     const ids = await deliveriesRepo.insertLogs(db, logs);
     const first = attempts[0]!.result;
