@@ -140,6 +140,8 @@ describe('POST /admin/accounts/{id}/webhooks/test', () => {
     const got = suite.rx.to(a);
     expect(got).toHaveLength(1);
     expect(got[0]!.headers['webhook-id']).toBe(answer.eventId);
+    // Traced like every delivery (W3C traceparent).
+    expect(got[0]!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
     const secret = (await suite.h.admin('GET', `/admin/accounts/${account.id}/webhook-secret`)).json().secret;
     const body = new Webhook(secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as Record<string, unknown>;
     expect(body).toMatchObject({ event: 'CashIn', movementType: 'CREDIT', metadata: { test: true } });
