@@ -46,6 +46,8 @@ import { createMedService } from './services/med/med.service.ts';
 import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { createWebhookTestService } from './services/webhooks/test-delivery.service.ts';
+import { createDeliveryLog } from './services/webhooks/delivery-log.service.ts';
 import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
@@ -201,7 +203,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver });
+  const webhooks = createWebhookRegistrationService({
+    db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver, secretOverlapS: config.webhookSecretOverlapS,
+  });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({
@@ -209,6 +213,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
+  const webhookDeliveryLog = createDeliveryLog({ db, accounts });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
@@ -280,6 +286,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     webhooks,
     webhookRelay,
     webhookResend,
+    /** Test deliveries of an event type to the account's URLs (admin API, portal). */
+    webhookTests,
+    /** The account's webhook attempts, paged and filtered (admin API). */
+    webhookDeliveryLog,
     audit,
     portalPeople,
     portalSessions,
