@@ -818,7 +818,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database, migrations, scheduler */
+        /** Readiness: database, migrations, scheduler, not shutting down */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -1835,6 +1835,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "q must be at most 100 characters long"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1844,6 +1853,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1855,6 +1871,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1864,6 +1887,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -1875,6 +1905,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2562,6 +2599,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2571,6 +2617,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2580,6 +2633,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2591,6 +2651,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2600,6 +2667,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2611,6 +2685,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2832,6 +2913,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2841,6 +2931,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2850,6 +2947,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2861,6 +2965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2870,6 +2981,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -2881,6 +2999,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3400,6 +3525,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3409,6 +3543,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3418,6 +3559,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3429,6 +3577,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3438,6 +3593,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3449,6 +3611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3676,6 +3845,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3685,6 +3863,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3694,6 +3879,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3705,6 +3897,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3714,6 +3913,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -3725,6 +3931,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4036,6 +4249,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4045,6 +4267,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4054,6 +4283,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4065,6 +4301,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4074,6 +4317,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4085,6 +4335,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4260,6 +4517,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4269,6 +4535,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4278,6 +4551,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4289,6 +4569,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4298,6 +4585,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4309,6 +4603,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4777,6 +5078,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "event is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4786,6 +5096,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4795,6 +5112,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4804,6 +5128,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4813,6 +5144,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4824,6 +5162,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4833,6 +5178,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -4844,6 +5196,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -5996,6 +6355,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "page must be an integer"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6005,6 +6373,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6016,6 +6391,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6025,6 +6407,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6036,6 +6425,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6256,6 +6652,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6267,6 +6670,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6276,6 +6686,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -6287,6 +6704,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShortError"];
                 };
             };
@@ -11235,6 +11659,7 @@ export interface operations {
                     "application/json": {
                         checks: {
                             database: "ok" | string;
+                            draining?: "ok" | string;
                             migrations: "ok" | string;
                             scheduler: "ok" | string;
                         };
@@ -11267,6 +11692,7 @@ export interface operations {
                     "application/json": {
                         checks: {
                             database: "ok" | string;
+                            draining?: "ok" | string;
                             migrations: "ok" | string;
                             scheduler: "ok" | string;
                         };
