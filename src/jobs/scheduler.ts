@@ -29,6 +29,13 @@ export type BatchJobHandler<P = any> = (trx: Trx<DB>, jobs: Array<Job<P>>) => Pr
 export interface JobKindOptions<P = any> {
   maxAttempts?: number;
   batch?: BatchJobHandler<P>;
+  /**
+   * Takes, once for every claimed job of the kind and before any of them runs, the row locks the
+   * jobs will need, in the one lock order (docs/decisions.md "One lock order": e.g. all their
+   * accounts by ascending id in one statement). Without it, jobs run one after the other in one
+   * transaction would lock each job's rows in turn: out of order across jobs.
+   */
+  lock?: (trx: Trx<DB>, jobs: Array<Job<P>>) => Promise<void>;
   /** Seconds to wait before the given (1-based) retry. Default: 5 s doubling, at most 1 h. */
   backoff?: (attempt: number) => number;
 }
@@ -219,12 +226,15 @@ export function createScheduler(deps: {
   }
 
   /**
-   * The claimed transactional jobs, in one transaction: the rows still under our lease are locked
-   * first (a claim taken over after its lease lapsed is not ours any more), then each kind runs
-   * (as a batch when it can) and each job's effects commit with its removal.
+   * The claimed transactional jobs of one kind, in one transaction: the rows still under our lease
+   * are locked first (a claim taken over after its lease lapsed is not ours any more), then the
+   * kind's `lock` takes every lock its jobs need, then they run (as a batch when they can) and each
+   * job's effects commit with its removal. One transaction per kind: two kinds in one transaction
+   * would take their rows (charges, accounts) in an order no other path follows.
    */
-  async function runInTransaction(rows: Claimed[], token: string): Promise<void> {
+  async function runInTransaction(kind: string, rows: Claimed[], token: string): Promise<void> {
     const now = deps.clock.now();
+    const options = handlers.get(kind)?.options ?? {};
     try {
       await deps.db.transaction().execute(async (trx) => {
         const owned = await trx
@@ -232,21 +242,15 @@ export function createScheduler(deps: {
           .select('id')
           .where('id', 'in', rows.map((r) => r.id))
           .where('lease_token', '=', token)
+          .orderBy('id')
           .forUpdate()
           .execute();
         const mine = new Set(owned.map((r) => Number(r.id)));
-        const byKind = new Map<string, Claimed[]>();
-        for (const row of rows) {
-          if (!mine.has(Number(row.id))) continue;
-          const list = byKind.get(row.kind);
-          if (list) list.push(row);
-          else byKind.set(row.kind, [row]);
-        }
-        for (const [kind, list] of byKind) {
-          const batch = handlers.get(kind)?.options.batch;
-          if (batch && list.length > 1) await runMany(trx, kind, batch, list, now);
-          else for (const row of list) await runOne(trx, row, now);
-        }
+        const list = rows.filter((row) => mine.has(Number(row.id)));
+        if (list.length === 0) return;
+        await options.lock?.(trx, list.map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, attempt: row.attempts + 1 })));
+        if (options.batch && list.length > 1) await runMany(trx, kind, options.batch, list, now);
+        else for (const row of list) await runOne(trx, row, now);
       });
     } catch (error) {
       // The whole transaction failed (the database went away mid-way): nothing of it stayed, and
@@ -267,16 +271,14 @@ export function createScheduler(deps: {
     const token = randomUUID();
     const claimed = await claimDue(token);
     if (claimed.length === 0) return 0;
-    const inTransaction = claimed.filter((row) => handlers.has(row.kind));
-    const stepsByKind = new Map<string, Claimed[]>();
+    const byKind = new Map<string, Claimed[]>();
     for (const row of claimed) {
-      if (handlers.has(row.kind)) continue;
-      const list = stepsByKind.get(row.kind);
+      const list = byKind.get(row.kind);
       if (list) list.push(row);
-      else stepsByKind.set(row.kind, [row]);
+      else byKind.set(row.kind, [row]);
     }
-    if (inTransaction.length > 0) await runInTransaction(inTransaction, token);
-    for (const [kind, rows] of stepsByKind) await steps.runClaimed(kind, rows, token);
+    for (const [kind, rows] of byKind) if (handlers.has(kind)) await runInTransaction(kind, rows, token);
+    for (const [kind, rows] of byKind) if (!handlers.has(kind)) await steps.runClaimed(kind, rows, token);
     return claimed.length;
   }
 

@@ -117,7 +117,8 @@ describe('mixed load with WORKERS=2 finds no deadlock (PostgreSQL, the real mult
         const { rows } = await admin.query<{ deadlocks: string }>('SELECT deadlocks FROM pg_stat_database WHERE datname = $1', [svc.databaseName]);
         return Number(rows[0]?.deadlocks ?? 0);
       };
-      const accounts = [];
+      type Funded = Awaited<ReturnType<typeof svc.account>> & { received: Array<{ transactionId: string; endToEndId: string; left: number }> };
+      const accounts: Funded[] = [];
       for (let i = 0; i < 6; i++) {
         const acc = await svc.account();
         const limits = await svc.admin('PATCH', `/admin/accounts/${acc.id}/limits`, { perTransaction: 100_000, daily: 10_000_000, nightly: 10_000_000 });
@@ -131,7 +132,7 @@ describe('mixed load with WORKERS=2 finds no deadlock (PostgreSQL, the real mult
       const other = (id: number) => pick(accounts.filter((a) => a.id !== id));
       const answers: Array<{ kind: string; status: number; text: string }> = [];
       const record = (kind: string, res: { status: number; text: string }) => answers.push({ kind, status: res.status, text: res.text.slice(0, 300) });
-      const rejectSome = () => (Math.random() < 0.4 ? { 'x-sandbox-scenario': 'error:order-rejected' } : {});
+      const rejectSome = (): Record<string, string> => (Math.random() < 0.4 ? { 'x-sandbox-scenario': 'error:order-rejected' } : {});
       const charge = async (owner: (typeof accounts)[number], value: number, splits?: unknown[]) => {
         const res = await owner.api('POST', '/api/pix/cash-in', { transaction: { value, description: 'Venda', externalId: `venda-${randomUUID().slice(0, 18)}` }, payer: { fullName: 'Cliente', document: '52998224725' }, ...(splits ? { splits } : {}) }, { 'x-sandbox-scenario': 'pending' });
         record('charge', res);
@@ -163,6 +164,9 @@ describe('mixed load with WORKERS=2 finds no deadlock (PostgreSQL, the real mult
           const opened = await acc.api('POST', '/sandbox/med', { endToEndId: pix.endToEndId, cause: 'SCAM', description: 'golpe', amount: 20 });
           record('med-open', opened);
           if (opened.status !== 201) return;
+          const received = await acc.api('POST', `/sandbox/med/${opened.body.id}/transition`, { to: 'RECEIVED' });
+          record('med-move', received);
+          if (received.status !== 200) return;
           const approve = Math.random() < 0.5;
           record('med-move', await acc.api('POST', `/sandbox/med/${opened.body.id}/transition`, approve ? { to: 'ANALYZED', analysisResult: 'APPROVED', analysisDetails: 'golpe confirmado' } : { to: 'ANALYZED', analysisResult: 'REJECTED', analysisDetails: 'sem indícios' }));
         },
@@ -241,7 +245,13 @@ describe('mixed load with WORKERS=2 finds no deadlock (PostgreSQL, the real mult
       const ledger = await svc.admin('GET', '/admin/ledger/check');
       expect(ledger.status, ledger.text).toBe(200);
       expect(ledger.body.ok, ledger.text).toBe(true);
-      console.log(`mixed load WORKERS=2: ${done} operations, ${answers.length} answers (${ok} 2xx) in ${loadMs / 1000} s, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+      const refusals = answers.filter((a) => a.status >= 300).map((a) => `${a.kind} ${a.status} ${/"code":"([A-Z_]+)"/.exec(a.text)?.[1] ?? ''}`);
+      const { rows: outcomes } = await svc.side.query<{ origin: string; status: string; n: string }>('SELECT origin, status, count(*) AS n FROM transactions GROUP BY 1, 2 ORDER BY 1, 2');
+      console.log(
+        `mixed load WORKERS=2: ${done} operations, ${answers.length} answers (${ok} 2xx) in ${loadMs / 1000} s, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`,
+        `\nrefusals: ${[...new Set(refusals)].map((r) => `${r} x${refusals.filter((x) => x === r).length}`).join(', ')}`,
+        `\ntransactions: ${outcomes.map((o) => `${o.origin} ${o.status} ${o.n}`).join(', ')}`,
+      );
       // Backends report their counters when idle or on exit: stop the service first.
       expect(await svc.stopProcess()).toBe(0);
       await new Promise((r) => setTimeout(r, 1_200));

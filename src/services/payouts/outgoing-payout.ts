@@ -99,7 +99,7 @@ export function createOutgoingPayouts(deps: {
     return finished ?? tx;
   }
 
-  const admit = createPayoutAdmission({ clock: deps.clock, settlement: deps.settlement, settleOnUs });
+  const admit = createPayoutAdmission({ clock: deps.clock, settlement: deps.settlement, settleOnUs, lockCharge: (trx, url) => deps.onUsCharges.lockForPayment(trx, url) });
 
   /**
    * One payout in its own transaction: a batch of one through the same admission (on-us payouts,

@@ -35,6 +35,8 @@ export function createPayoutAdmission(deps: {
   settlement: Pick<Settlement, 'submitStep'>;
   /** Settles an admitted, held on-us payout at once (both sides) in the caller's transaction. */
   settleOnUs: (trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest) => Promise<TransactionRow>;
+  /** Locks one of our charges by its location and names its account (an on-us payment of a charge). */
+  lockCharge: (trx: Trx<DB>, url: string) => Promise<{ accountId: number } | undefined>;
 }) {
   /** What the function needs of one request: the row's own columns, and the next step of a network payout. */
   async function itemOf(db: Db, req: PayoutRequest, index: number, now: Date): Promise<Record<string, unknown> | DomainError> {
@@ -46,6 +48,10 @@ export function createPayoutAdmission(deps: {
       if (!receiver) return new DomainError('PIX_INVALID_PIX_KEY');
       counterpart = req.counterpart(receiver);
     } else counterpart = req.counterpart;
+    // The receiving account is locked with the payer, in id order, by the admission itself; the
+    // charge an on-us payment pays is locked before that (charge rows come before accounts).
+    const receiverId =
+      dest.kind === 'on_us_key' ? dest.receiverAccountId : dest.kind === 'on_us_charge' ? ((await deps.lockCharge(db as Trx<DB>, dest.url))?.accountId ?? null) : null;
     const transactionId = newUuidV4();
     const job =
       dest.kind === 'network'
@@ -56,7 +62,7 @@ export function createPayoutAdmission(deps: {
     return {
       idx: index,
       accountId: req.accountId,
-      receiverId: dest.kind === 'on_us_key' ? dest.receiverAccountId : null,
+      receiverId,
       limited: LIMITED_ORIGINS.has(req.origin),
       amount: req.amount,
       tx: {
