@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { prepared } from '../../db/prepared.ts';
+import { DatabaseUnavailableError } from '../../db/db-faults.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import { cents, MAX_AMOUNT, toBrlNumber } from '../../domain/money.ts';
@@ -13,6 +14,17 @@ import { LIMITED_ORIGINS, limitWindows } from './limits.ts';
 import type { PayoutRequest } from './outgoing-payout.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
+
+/**
+ * A batched payout whose account (or its limit counters) another transaction holds: nothing of it
+ * was written, and it runs again alone, where it waits for the lock within its own bound. A 503
+ * (Retry-After) should it ever reach a client.
+ */
+export class AccountBusyError extends DatabaseUnavailableError {
+  constructor(readonly accountId: number) {
+    super(`account ${accountId} is held by another transaction`);
+  }
+}
 
 /** What `admit_payouts` answers per item. */
 interface Admitted {
@@ -81,7 +93,7 @@ export function createPayoutAdmission(deps: {
   }
 
   /** A refusal in the words of the route that asked. */
-  function refusal(req: PayoutRequest, row: Admitted): DomainError {
+  function refusal(req: PayoutRequest, row: Admitted): DomainError | AccountBusyError {
     const limit = row.detail?.limit === undefined ? undefined : { limit: toBrlNumber(cents(row.detail.limit)) };
     switch (row.outcome) {
       case 'NOT_FOUND':
@@ -96,13 +108,19 @@ export function createPayoutAdmission(deps: {
         return new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: row.detail?.existingTransactionId });
       case 'INSUFFICIENT':
         return new DomainError(req.codes.insufficient);
+      case 'BUSY':
+        return new AccountBusyError(req.accountId);
       default:
         throw new Error(`admit_payouts answered an unknown outcome: ${row.outcome}`);
     }
   }
 
-  /** Answers one row or one error per request, in order. */
-  async function admit(db: Db, requests: PayoutRequest[]): Promise<Array<TransactionRow | Error>> {
+  /**
+   * Answers one row or one error per request, in order. `lockWaitMs` (a group-commit batch outside
+   * any transaction): wait at most that long for the batch's counters and accounts, and answer an
+   * AccountBusyError for the items of accounts still held elsewhere (migration 965).
+   */
+  async function admit(db: Db, requests: PayoutRequest[], options: { lockWaitMs?: number } = {}): Promise<Array<TransactionRow | Error>> {
     const now = deps.clock.now();
     const windows = limitWindows(now);
     const out: Array<TransactionRow | Error | undefined> = new Array(requests.length);
@@ -120,8 +138,8 @@ export function createPayoutAdmission(deps: {
     const step = deps.settlement.submitStep;
     const { kind, maxAttempts } = step({ reference: '', kind: 'payout', amount: cents(1), description: null, payee: { by: 'refund', originalEndToEndId: '', reason: null }, orderedAt: now, expiresAt: null, scenario: null });
     const rows = await sql<Admitted>`
-      ${prepared('admit_payouts')}SELECT idx, outcome, detail, tx
-        FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int)`.execute(db);
+      ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
+        FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     rows.rows.forEach((row, k) => {
       const index = positions[k]!;
