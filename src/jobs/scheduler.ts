@@ -43,10 +43,15 @@ export interface JobKindOptions<P = any> {
 const defaultBackoff = (attempt: number) => Math.min(3600, 5 * 2 ** (attempt - 1));
 
 /**
- * How long a claim holds: longer than any job or network call takes (their own timeouts are
- * shorter), so a live worker never loses one; a dead worker's jobs run again once it lapses.
+ * How long a claim holds unless renewed (issue 20, item 5): short, so the jobs of a worker that
+ * died, or of a claim whose answer was lost, run again soon; a live worker renews its step jobs'
+ * lease every RENEW_EVERY_MS while their call runs (a provider call may take longer than this), so
+ * it never loses one it is working on.
  */
-const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = 15;
+const RENEW_EVERY_MS = 5_000;
+/** Claims in doubt remembered at most (a few per failed poll; their leases lapse anyway). */
+const MAX_IN_DOUBT = 1_000;
 
 /**
  * One durable scheduler over the `jobs` table. `schedule` writes a row in the caller's transaction;
@@ -74,6 +79,13 @@ export function createScheduler(deps: {
   safetyPollMs?: number;
 }) {
   const handlers = new Map<string, { handler: JobHandler; options: JobKindOptions }>();
+  /**
+   * Lease tokens of claims this instance gave up on while the database was failing: the claim may
+   * have committed though its answer was lost (the connection reset as it committed), or its jobs
+   * could not be handed back. Released as soon as the database answers again, so those jobs run
+   * again at once instead of when their lease lapses.
+   */
+  const inDoubt = new Set<string>();
   const batchSize = deps.batchSize ?? 50;
   /** Jobs that talk to the outside: claimed under a lease, run outside any transaction (steps.ts). */
   const steps = createStepRunner(deps);
@@ -262,14 +274,57 @@ export function createScheduler(deps: {
         .where('id', 'in', rows.map((r) => r.id))
         .where('lease_token', '=', token)
         .execute()
-        .catch((releaseError: unknown) => deps.logger.warn({ err: releaseError }, 'releasing claimed jobs failed; their lease will lapse'));
+        .catch((releaseError: unknown) => {
+          doubt(token);
+          deps.logger.warn({ err: releaseError }, 'releasing claimed jobs failed; they are released once the database answers');
+        });
     }
+  }
+
+  function doubt(token: string) {
+    if (inDoubt.size >= MAX_IN_DOUBT) inDoubt.delete(inDoubt.values().next().value!);
+    inDoubt.add(token);
+  }
+
+  /** Hands back the jobs of the claims in doubt (see `inDoubt`); throws while the database is away. */
+  async function releaseInDoubt(): Promise<void> {
+    if (inDoubt.size === 0) return;
+    const tokens = [...inDoubt];
+    const released = await sql`${prepared('release_jobs_in_doubt')}UPDATE jobs SET lease_until = NULL, lease_token = NULL WHERE lease_token = ANY (${tokens}::uuid[])`.execute(deps.db);
+    for (const token of tokens) inDoubt.delete(token);
+    if (Number(released.numAffectedRows ?? 0) > 0) {
+      deps.logger.warn({ jobs: Number(released.numAffectedRows), claims: tokens.length }, 'jobs of claims whose answer was lost released to run again');
+    }
+  }
+
+  /**
+   * Renews the lease of step jobs while their call runs; a lease that lapsed meanwhile is not revived
+   * (another worker may hold those jobs now). A failed renewal is logged: at worst the jobs run twice,
+   * which the network's deduplication and the conditional recording make harmless.
+   */
+  function keepLeased(token: string, ids: number[]): { stop(): void } {
+    const timer = setInterval(() => {
+      sql`${prepared('renew_job_leases')}UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+           WHERE id = ANY (${ids}::bigint[]) AND lease_token = ${token} AND lease_until > now()`
+        .execute(deps.db)
+        .catch((error: unknown) => deps.logger.warn({ err: error, jobs: ids.length }, 'renewing the lease of running step jobs failed'));
+    }, RENEW_EVERY_MS);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   /** Claims and runs one batch of due jobs of every kind; answers how many it claimed. */
   async function runBatch(): Promise<number> {
+    await releaseInDoubt();
     const token = randomUUID();
-    const claimed = await claimDue(token);
+    let claimed: Claimed[];
+    try {
+      claimed = await claimDue(token);
+    } catch (error) {
+      // The claim may have committed though its answer was lost.
+      doubt(token);
+      throw error;
+    }
     if (claimed.length === 0) return 0;
     const byKind = new Map<string, Claimed[]>();
     for (const row of claimed) {
@@ -277,8 +332,19 @@ export function createScheduler(deps: {
       if (list) list.push(row);
       else byKind.set(row.kind, [row]);
     }
-    for (const [kind, rows] of byKind) if (handlers.has(kind)) await runInTransaction(kind, rows, token);
-    for (const [kind, rows] of byKind) if (!handlers.has(kind)) await steps.runClaimed(kind, rows, token);
+    const stepIds = claimed.filter((row) => !handlers.has(row.kind)).map((row) => Number(row.id));
+    const renewal = stepIds.length > 0 ? keepLeased(token, stepIds) : undefined;
+    try {
+      for (const [kind, rows] of byKind) if (handlers.has(kind)) await runInTransaction(kind, rows, token);
+      for (const [kind, rows] of byKind) if (!handlers.has(kind)) await steps.runClaimed(kind, rows, token);
+    } catch (error) {
+      // Recording or handing back failed (the database went away): whatever is still leased to this
+      // claim is released once the database answers.
+      doubt(token);
+      throw error;
+    } finally {
+      renewal?.stop();
+    }
     return claimed.length;
   }
 
@@ -316,6 +382,7 @@ export function createScheduler(deps: {
 
   /** With wake-ups: one cheap look, work only when something is due; answers the next due time. */
   async function pass(): Promise<Date | undefined> {
+    await releaseInDoubt();
     const next = await nextDue();
     if (next === undefined || next > deps.clock.now()) return next;
     await runDue();

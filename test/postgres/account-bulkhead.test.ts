@@ -38,7 +38,7 @@ async function blockedAccountScenario(workers: number) {
   // Each of them has paid before (its limit counters exist), as accounts in service have.
   for (const acc of [a, ...others]) expect((await acc.api('POST', '/api/pix/cash-out', s.cashOut(1))).status).toBe(201);
 
-  const locker = new pg.Client({ connectionString: dbUrlOf(s) });
+  const locker = new pg.Client({ connectionString: s.databaseUrl });
   await locker.connect();
   await locker.query('BEGIN');
   await locker.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [a.id]);
@@ -118,11 +118,6 @@ async function blockedAccountScenario(workers: number) {
   svc = undefined;
 }
 
-function dbUrlOf(s: SandboxService): string {
-  const url = new URL(pgUrl());
-  url.pathname = `/${s.databaseName}`;
-  return url.toString();
-}
 
 describe('a blocked account does not slow the others (PostgreSQL, the real start)', () => {
   it('WORKERS=1: A row-locked for 25 s sends 24 commands, each answered 503 with Retry-After within the lock timeout + 1 s; the others 2xx within 2 s; /health 200', async () => {

@@ -11,12 +11,22 @@ import { ADMIN, createOwnDatabase, startInstance, type Instance } from '../deplo
  * its workers on one port) in sandbox mode on a database of its own, and an HTTP client for it:
  * accounts with their certificate-bound tokens, the admin API, and a side connection to the database.
  */
-export async function startSandboxService(serverUrl: string, options: { workers: number; env?: Record<string, string> }) {
+export async function startSandboxService(
+  serverUrl: string,
+  options: {
+    workers: number;
+    env?: Record<string, string>;
+    /** The service reaches its database through this local port (a TCP proxy of the test); the test itself does not. */
+    throughPort?: number;
+  },
+) {
   const db = await createOwnDatabase(serverUrl);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-sandbox-process-'));
+  const serviceUrl = new URL(db.url);
+  if (options.throughPort !== undefined) serviceUrl.host = `127.0.0.1:${options.throughPort}`;
   let service: Instance | undefined;
   try {
-    service = await startInstance(`sandbox-w${options.workers}`, db.url, {
+    service = await startInstance(`sandbox-w${options.workers}`, serviceUrl.toString(), {
       MODE: 'sandbox',
       WORKERS: String(options.workers),
       DATA_DIR: dataDir,
@@ -95,6 +105,8 @@ export async function startSandboxService(serverUrl: string, options: { workers:
     url: base,
     /** The service's own database (pg_stat_database counts per database). */
     databaseName: new URL(db.url).pathname.slice(1),
+    /** Its URL on the server itself (not through a proxy). */
+    databaseUrl: db.url,
     service,
     side,
     call,
