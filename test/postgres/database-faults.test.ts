@@ -191,6 +191,10 @@ describe('database faults (PostgreSQL)', () => {
         h.api('POST', '/dict/pix', b.token, { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 10 } }, { 'x-idempotency-key': crypto.randomUUID() }),
       ];
       expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
+      // The cash-out's batch waits on the held row at most 250 ms, then the payout waits alone, on a
+      // connection of its own: past that, both connections are held by the two parked payouts.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
       const health = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
       expect(health.res.statusCode).toBe(200);
       expect(health.ms).toBeLessThan(1_000);
