@@ -30,6 +30,7 @@ import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
 import { createPayoutsModule } from './services/payouts/payouts.module.ts';
+import { createAccountBulkhead } from './db/account-bulkhead.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
@@ -156,17 +157,23 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const chargePayments = createChargePayments({
     db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
   });
+  // One account's money commands hold at most a quarter of the pool at once (per process) and wait
+  // for their turn and their locks within the lock timeout (issue 20, item 2; account-bulkhead.ts).
+  const lockTimeoutMs = database.bounds?.lockTimeoutMs ?? config.database.timeouts.lockMs;
+  const bulkhead = createAccountBulkhead({ perAccount: Math.max(1, Math.floor((database.bounds?.poolSize ?? config.database.poolSize) / 4)), lockTimeoutMs });
   // Payouts: cash-out by key and QR code (paying our own charges on-us), /dict/pix, payout refunds.
   const payouts = createPayoutsModule({
     config, db, clock, ledger, outbox, logger, network, scenarios, settlement, idempotency, institution, creditOnUs,
     onUsCharges: chargePayments satisfies OnUsCharges,
     engine: database.engine,
+    bulkhead,
+    lockTimeoutMs,
   });
   registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
+  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement, bulkhead });
   registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
   // What the network says on its own initiative (payment outcomes, money received, MED notices)

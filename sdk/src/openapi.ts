@@ -712,7 +712,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database reachability */
+        /** Liveness: the process and its event loop answer (never asks the database) */
         get: operations["health"];
         put?: never;
         post?: never;
