@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: "unit" runs everything on embedded PGlite; "postgres" runs the database suites
@@ -5,10 +6,15 @@ import { defineConfig } from 'vitest/config';
 // TEST_DATABASE_URL is set, so a fresh clone needs no database server.
 const withPg = Boolean(process.env.TEST_DATABASE_URL);
 
+// examples/ import the SDK by its package name; inside the repository that name is the SDK's source
+// (as tsconfig.json's `paths` says). test/sdk/package.test.ts checks them against the packed SDK.
+const sdkSource = { '@pix-account-service/sdk': fileURLToPath(new URL('./sdk/src/index.ts', import.meta.url)) };
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: sdkSource },
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -5,7 +5,7 @@
  *   PIX_CLIENT_ID=... PIX_CLIENT_SECRET=... npx tsx examples/charge-and-wait.ts 25.90
  */
 import { randomUUID } from 'node:crypto';
-import { unwrap, type PixClient } from '../sdk/src/index.ts';
+import { unwrap, type PixClient } from '@pix-account-service/sdk';
 import { clientFromEnv, isMain, sleep } from './client-from-env.ts';
 
 export async function chargeAndWait(

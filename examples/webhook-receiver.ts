@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhooks, WebhookVerificationError, type WebhookEvent } from '../sdk/src/index.ts';
+import { createWebhooks, WebhookVerificationError, type WebhookEvent } from '@pix-account-service/sdk';
 import { isMain } from './client-from-env.ts';
 
 export interface Receiver {

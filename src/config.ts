@@ -56,6 +56,11 @@ export interface Config {
   readonly pixNetwork: 'sandbox' | 'provider';
   /** The upstream provider's connection (PROVIDER_*), set exactly when `pixNetwork` is `provider`. */
   readonly provider: ProviderConfig | undefined;
+  /**
+   * WEBHOOK_SECRET_OVERLAP_S: after a webhook signing-secret rotation, how long (service clock) the
+   * previous secret still signs deliveries beside the new one (default 86400).
+   */
+  readonly webhookSecretOverlapS: number;
 }
 
 /** How this service reaches its upstream PIX provider (issue 13; docs/decisions.md "Provider adapter"). */
@@ -285,6 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDelayMs: problems.take(() => integer(env, 'SHUTDOWN_DELAY_MS', mode === 'production' ? 5_000 : 0, 0, 600_000), 0),
     pixNetwork,
     provider,
+    webhookSecretOverlapS: problems.take(() => integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86_400, 0, 30 * 86_400), 86_400),
   };
   problems.throwIfAny();
   return Object.freeze({ ...config, pixNetwork: pixNetwork! });

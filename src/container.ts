@@ -30,6 +30,7 @@ import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
 import { createPayoutsModule } from './services/payouts/payouts.module.ts';
+import { createAccountBulkhead } from './db/account-bulkhead.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
@@ -46,6 +47,8 @@ import { createMedService } from './services/med/med.service.ts';
 import { createRateLimiter } from './services/rate-limit/fixed-window.ts';
 import { createWebhookRegistrationService } from './services/webhooks/registration.service.ts';
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
+import { createWebhookTestService } from './services/webhooks/test-delivery.service.ts';
+import { createDeliveryLog } from './services/webhooks/delivery-log.service.ts';
 import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
@@ -154,17 +157,23 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const chargePayments = createChargePayments({
     db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
   });
+  // One account's money commands hold at most a quarter of the pool at once (per process) and wait
+  // for their turn and their locks within the lock timeout (issue 20, item 2; account-bulkhead.ts).
+  const lockTimeoutMs = database.bounds?.lockTimeoutMs ?? config.database.timeouts.lockMs;
+  const bulkhead = createAccountBulkhead({ perAccount: Math.max(1, Math.floor((database.bounds?.poolSize ?? config.database.poolSize) / 4)), lockTimeoutMs });
   // Payouts: cash-out by key and QR code (paying our own charges on-us), /dict/pix, payout refunds.
   const payouts = createPayoutsModule({
     config, db, clock, ledger, outbox, logger, network, scenarios, settlement, idempotency, institution, creditOnUs,
     onUsCharges: chargePayments satisfies OnUsCharges,
     engine: database.engine,
+    bulkhead,
+    lockTimeoutMs,
   });
   registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement });
+  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement, bulkhead });
   registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
   // What the network says on its own initiative (payment outcomes, money received, MED notices)
@@ -201,7 +210,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({ db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver });
+  const webhooks = createWebhookRegistrationService({
+    db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver, secretOverlapS: config.webhookSecretOverlapS,
+  });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({
@@ -209,6 +220,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
+  const webhookDeliveryLog = createDeliveryLog({ db, accounts });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
@@ -280,6 +293,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     webhooks,
     webhookRelay,
     webhookResend,
+    /** Test deliveries of an event type to the account's URLs (admin API, portal). */
+    webhookTests,
+    /** The account's webhook attempts, paged and filtered (admin API). */
+    webhookDeliveryLog,
     audit,
     portalPeople,
     portalSessions,

@@ -53,18 +53,10 @@ export function createPixClient(options: PixClientOptions): PixClient {
   const transport = options.certificateTransport ?? (baseUrl.startsWith('https:') ? 'tls' : 'header');
   if (transport === 'tls' && !options.certificate.key) throw new TypeError('certificate.key is needed to present the certificate over TLS');
   const certificateHeader = transport === 'header' ? encodeURIComponent(options.certificate.cert) : undefined;
-  const connect = {
+  const raw = rawFetch({
     ...(transport === 'tls' ? { cert: options.certificate.cert, key: options.certificate.key! } : {}),
     ...(options.ca ? { ca: options.ca } : {}),
-  };
-  const dispatcher = Object.keys(connect).length > 0 ? new Agent({ connect }) : undefined;
-
-  const raw = async (request: Request): Promise<Response> => {
-    if (certificateHeader) request.headers.set('x-ssl-client-cert', certificateHeader);
-    if (!dispatcher) return fetch(request);
-    const body = request.body ? await request.arrayBuffer() : undefined;
-    return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher })) as unknown as Response;
-  };
+  }, certificateHeader ? { 'x-ssl-client-cert': certificateHeader } : {});
   const send = retrying(raw, options.retry);
 
   const tokens = new TokenSource({
@@ -96,6 +88,20 @@ export function createPixClient(options: PixClientOptions): PixClient {
     http,
     accessToken: () => tokens.get(),
     webhooks: createWebhooks(options.webhookSecret),
+  };
+}
+
+/**
+ * Sends a request as it is, with `headers` set on it, through a TLS connection presenting `connect`'s
+ * certificate and trusting its `ca` when given (undici), else through the global fetch.
+ */
+export function rawFetch(connect: { cert?: string; key?: string; ca?: string | string[] }, headers: Record<string, string> = {}) {
+  const dispatcher = Object.keys(connect).length > 0 ? new Agent({ connect }) : undefined;
+  return async (request: Request): Promise<Response> => {
+    for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+    if (!dispatcher) return fetch(request);
+    const body = request.body ? await request.arrayBuffer() : undefined;
+    return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher })) as unknown as Response;
   };
 }
 

@@ -58,7 +58,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List or search accounts (newest first): q matches the name (a part, any case), the document, the id or a PIX key */
+        get: operations["listAccounts"];
         put?: never;
         /** Create an account (with a random EVP key) */
         post: operations["createAccount"];
@@ -109,11 +110,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The account's OAuth client credentials, newest first (never a secret: only its hash is kept) */
+        get: operations["listCredentials"];
         put?: never;
         /** Create OAuth client credentials (the secret is shown only in this answer) */
         post: operations["createCredentials"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/credentials/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the account's credentials: new tokens are refused and the ones it got stop working at once, on every instance */
+        delete: operations["revokeCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -160,11 +179,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The account's portal members (invited or active), oldest first */
+        get: operations["listMembers"];
         put?: never;
         /** Invite a member of the account to the portal: a one-time link (72 h) where they set a password */
         post: operations["inviteMember"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from the account: their portal sessions end at once and their invitation link stops working */
+        delete: operations["removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -187,6 +224,23 @@ export interface paths {
         patch: operations["updateSplitFrequency"];
         trace?: never;
     };
+    "/admin/accounts/{id}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhook delivery attempts, newest first: event, transaction, URL, status code, duration, attempt number and next attempt */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{id}/webhook-secret": {
         parameters: {
             query?: never;
@@ -198,6 +252,23 @@ export interface paths {
         get: operations["getWebhookSecret"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the account's webhook signing secret: until previousSecretValidUntil every delivery is signed by both secrets (two v1 signatures), then by the new one only */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -216,6 +287,23 @@ export interface paths {
         put?: never;
         /** Register a webhook URL for one of the account's events (same URL again: new headers and version) */
         post: operations["registerAccountWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to the account's active URLs for that event, signed like a real delivery (metadata.test: true), once, and answer each attempt */
+        post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -331,10 +419,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The portal operators (back office), oldest first */
+        get: operations["listOperators"];
         put?: never;
         /** Create a portal operator (back office): signs in at /portal/sign-in */
         post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/signing-keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the access-token signing key: a new key signs from now (on other instances within 30 s); the old one stays in /.well-known/jwks.json until the tokens it signed have expired */
+        post: operations["rotateSigningKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -606,7 +712,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database reachability */
+        /** Liveness: the process and its event loop answer (never asks the database) */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -712,7 +818,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database, migrations, scheduler */
+        /** Readiness: database, migrations, scheduler, not shutting down */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -1643,6 +1749,174 @@ export interface operations {
             };
         };
     };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description a part of the name, a CPF/CNPJ (punctuation ignored), an account id, or a PIX key */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Maria da Silva",
+                     *           "document": "11144477735",
+                     *           "type": "INDIVIDUAL",
+                     *           "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "balance": {
+                     *             "available": 1520.75,
+                     *             "blocked": 89.9
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            balance: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                available: number;
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                blocked: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: document */
+                            document: string;
+                            id: number;
+                            name: string;
+                            /** Format: dict-key */
+                            pixKey: string;
+                            type: "INDIVIDUAL" | "COMPANY";
+                        }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "q must be at most 100 characters long"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -2242,6 +2516,187 @@ export interface operations {
             };
         };
     };
+    listCredentials: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "clientId": "3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24",
+                     *           "scopes": [
+                     *             "pix:read",
+                     *             "pix:write",
+                     *             "balance:read",
+                     *             "webhook:read",
+                     *             "webhook:write"
+                     *           ],
+                     *           "status": "ACTIVE",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "revokedAt": null
+                     *         },
+                     *         {
+                     *           "clientId": "9a7b5c3d-1e2f-4a6b-8c9d-0e1f2a3b4c5d",
+                     *           "scopes": [
+                     *             "balance:read"
+                     *           ],
+                     *           "status": "REVOKED",
+                     *           "createdAt": "2026-10-02T12:30:00.000Z",
+                     *           "revokedAt": "2026-11-19T09:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            clientId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                            scopes: string[];
+                            status: "ACTIVE" | "REVOKED";
+                        }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     createCredentials: {
         parameters: {
             query?: never;
@@ -2372,6 +2827,131 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "message": "The request body must be JSON (Content-Type: application/json).",
                      *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the credential's clientId */
+                clientId: string;
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["ShortError"];
@@ -2873,6 +3453,176 @@ export interface operations {
             };
         };
     };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "email": "ana@padaria.example",
+                     *           "status": "ACTIVE",
+                     *           "createdAt": "2026-11-02T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": 9,
+                     *           "email": "caixa@padaria.example",
+                     *           "status": "INVITED",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            id: number;
+                            /** @description INVITED until the invitation link sets a password */
+                            status: "INVITED" | "ACTIVE";
+                        }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     inviteMember: {
         parameters: {
             query?: never;
@@ -3009,6 +3759,131 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "message": "The request body must be JSON (Content-Type: application/json).",
                      *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+                /** @description numeric id */
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["ShortError"];
@@ -3245,6 +4120,233 @@ export interface operations {
             };
         };
     };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description one of the 7 event names */
+                event?: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+                /** @description delivered (2xx) or failed */
+                status?: "delivered" | "failed";
+            };
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 318,
+                     *           "kind": "delivery",
+                     *           "event": "cash_in",
+                     *           "eventId": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60",
+                     *           "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *           "webhookId": 12,
+                     *           "url": "https://example.com/pix/webhooks",
+                     *           "status": "failed",
+                     *           "statusCode": 503,
+                     *           "durationMs": 184,
+                     *           "attempt": 2,
+                     *           "nextAttemptAt": "2026-11-20T15:30:02.000Z",
+                     *           "error": null,
+                     *           "responseExcerpt": "Service Unavailable",
+                     *           "sentAt": "2026-11-20T15:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": 301,
+                     *           "kind": "delivery",
+                     *           "event": "cash_in",
+                     *           "eventId": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60",
+                     *           "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *           "webhookId": 12,
+                     *           "url": "https://example.com/pix/webhooks",
+                     *           "status": "failed",
+                     *           "statusCode": null,
+                     *           "durationMs": 10000,
+                     *           "attempt": 1,
+                     *           "nextAttemptAt": null,
+                     *           "error": "timed out after 10000 ms",
+                     *           "responseExcerpt": null,
+                     *           "sentAt": "2026-11-20T14:59:52.000Z"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description the number of this attempt of its delivery (1, 2, ...); null for resends and tests */
+                            attempt: number | null;
+                            durationMs: number;
+                            /** @description why no answer came (timeout, refused connection or destination) */
+                            error: string | null;
+                            /**
+                             * @description one of the 7 event names
+                             * @enum {string}
+                             */
+                            event: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                            /** @description the webhook-id header of the delivered event (null for a test event) */
+                            eventId: string | null;
+                            /** @description the attempt log id (webhookLogId) */
+                            id: number;
+                            /** @description delivery: the relay (with retries); resend: POST /api/resend-webhook or the portal; test: a test event */
+                            kind: "delivery" | "resend" | "test";
+                            /** @description when the delivery is tried again after this attempt (null when none will be) */
+                            nextAttemptAt: string | null;
+                            /** @description the first 1 KiB of the answer */
+                            responseExcerpt: string | null;
+                            /** Format: date-time */
+                            sentAt: string;
+                            /**
+                             * @description delivered: a 2xx answer; failed: any other answer, or none
+                             * @enum {string}
+                             */
+                            status: "delivered" | "failed";
+                            /** @description the receiver's HTTP status; null when no answer came */
+                            statusCode: number | null;
+                            /**
+                             * Format: uuid
+                             * @description the transaction the event is about, when there is one
+                             */
+                            transactionId: string | null;
+                            url: string;
+                            /** @description the registration the attempt went to (null for a one-off resend URL) */
+                            webhookId: number | null;
+                        }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     getWebhookSecret: {
         parameters: {
             query?: never;
@@ -3269,6 +4371,142 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwS4ZG5n1Vw8E=",
+                     *       "previousSecretValidUntil": "2026-11-21T15:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description until when the previous secret still signs (WEBHOOK_SECRET_OVERLAP_S after now); null when the account had none */
+                        previousSecretValidUntil: string | null;
+                        /** @description the new whsec_ secret */
                         secret: string;
                     };
                 };
@@ -3634,6 +4872,217 @@ export interface operations {
                      *       "message": [
                      *         "eventType is required",
                      *         "url is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "cash_in"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description one of the 7 event names
+                     * @enum {string}
+                     */
+                    event: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event": "cash_in",
+                     *       "eventId": "msg_test_7c4e2a1b9d8f4e6a8b2c0d1e3f5a7b9c",
+                     *       "attempts": [
+                     *         {
+                     *           "webhookLogId": 412,
+                     *           "webhookId": 12,
+                     *           "url": "https://example.com/pix/webhooks",
+                     *           "statusCode": 200,
+                     *           "durationMs": 87,
+                     *           "delivered": true,
+                     *           "error": null,
+                     *           "sentAt": "2026-11-20T15:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attempts: {
+                            /** @description the receiver answered 2xx */
+                            delivered: boolean;
+                            durationMs: number;
+                            error: string | null;
+                            /** Format: date-time */
+                            sentAt: string;
+                            /** @description null when no HTTP answer came */
+                            statusCode: number | null;
+                            url: string;
+                            webhookId: number;
+                            webhookLogId: number;
+                        }[];
+                        /**
+                         * @description one of the 7 event names
+                         * @enum {string}
+                         */
+                        event: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                        /** @description the webhook-id header sent */
+                        eventId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "event is required"
                      *       ],
                      *       "error": "Bad Request"
                      *     }
@@ -4438,7 +5887,11 @@ export interface operations {
     listSuspense: {
         parameters: {
             query?: {
+                /** @description 1-based page number */
                 page?: number;
+                /** @description items per page, 1-100 (default 20) */
+                pageSize?: number;
+                /** @description the former name of pageSize (kept) */
                 size?: number;
                 /** @description default: every item */
                 status?: "OPEN" | "ASSIGNED";
@@ -4477,6 +5930,12 @@ export interface operations {
                      *           "assignedAt": null
                      *         }
                      *       ],
+                     *       "metadata": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       },
                      *       "total": 1,
                      *       "page": 1,
                      *       "size": 20
@@ -4507,6 +5966,13 @@ export interface operations {
                             receivedAt: string;
                             status: "OPEN" | "ASSIGNED";
                         }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
                         page: number;
                         size: number;
                         total: number;
@@ -4829,6 +6295,148 @@ export interface operations {
             };
         };
     };
+    listOperators: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "email": "ops@example.com",
+                     *           "createdAt": "2026-10-01T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            id: number;
+                        }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "page must be an integer"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     createOperator: {
         parameters: {
             query?: never;
@@ -4948,6 +6556,107 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "message": "The request body must be JSON (Content-Type: application/json).",
                      *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    rotateSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kid": "nq8KzY1p3fW0b6cR2xT9vJ4mL7hG5dA1sE3uQ8wZ0yI",
+                     *       "previousKid": "AZqrGr7hY1TGwt-VFS504IQYPwc7lkkakj3z1aBcDeF",
+                     *       "previousKeyValidUntil": "2026-11-20T15:30:30.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the key that signs now */
+                        kid: string;
+                        /** @description until when the previous key verifies and is published: a token lifetime plus 30 s from now */
+                        previousKeyValidUntil: string | null;
+                        previousKid: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
                      *     }
                      */
                     "application/json": components["schemas"]["ShortError"];
@@ -9950,6 +11659,7 @@ export interface operations {
                     "application/json": {
                         checks: {
                             database: "ok" | string;
+                            draining?: "ok" | string;
                             migrations: "ok" | string;
                             scheduler: "ok" | string;
                         };
@@ -9982,6 +11692,7 @@ export interface operations {
                     "application/json": {
                         checks: {
                             database: "ok" | string;
+                            draining?: "ok" | string;
                             migrations: "ok" | string;
                             scheduler: "ok" | string;
                         };

@@ -21,6 +21,8 @@ export interface Database {
   readonly listen: Listen;
   /** PostgreSQL: the connection pool's counts (metrics). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
+  /** PostgreSQL: the pool's size and its sessions' lock timeout (the per-account bulkhead's bounds). */
+  readonly bounds?: { poolSize: number; lockTimeoutMs: number };
   close(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
       logger: options.logger,
     }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    bounds: { poolSize: pool.options.max, lockTimeoutMs: timeouts.lockMs },
     close: () => db.destroy(),
   };
 }

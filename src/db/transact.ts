@@ -1,4 +1,4 @@
-import type { Kysely, Transaction as Trx } from 'kysely';
+import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import { isRetryableConflict } from './db-faults.ts';
 import type { DB } from './schema.ts';
 
@@ -12,10 +12,30 @@ export const CONFLICT_ATTEMPTS = 5;
  * finish first. Other failures, and the last conflict, go to the caller (a conflict then answers
  * 503 with Retry-After).
  */
-export async function transact<T>(db: Kysely<DB>, command: (trx: Trx<DB>) => Promise<T>, attempts = CONFLICT_ATTEMPTS): Promise<T> {
+export async function transact<T>(
+  db: Kysely<DB>,
+  command: (trx: Trx<DB>) => Promise<T>,
+  options: {
+    attempts?: number;
+    /**
+     * This transaction's bound on a lock wait, below the session's DB_LOCK_TIMEOUT_MS: what is left
+     * of it after waiting for the account's turn (account-bulkhead.ts). One statement more.
+     */
+    lockTimeoutMs?: number | undefined;
+  } = {},
+): Promise<T> {
+  const attempts = options.attempts ?? CONFLICT_ATTEMPTS;
+  const lockTimeoutMs = options.lockTimeoutMs;
+  const run =
+    lockTimeoutMs === undefined
+      ? command
+      : async (trx: Trx<DB>) => {
+          await sql`SELECT set_config('lock_timeout', ${`${Math.max(1, Math.floor(lockTimeoutMs))}ms`}, true)`.execute(trx);
+          return command(trx);
+        };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(command);
+      return await db.transaction().execute(run);
     } catch (error) {
       if (!isRetryableConflict(error) || attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));

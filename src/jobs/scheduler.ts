@@ -30,6 +30,13 @@ export type BatchJobHandler<P = any> = (trx: Trx<DB>, jobs: Array<Job<P>>) => Pr
 export interface JobKindOptions<P = any> {
   maxAttempts?: number;
   batch?: BatchJobHandler<P>;
+  /**
+   * Takes, once for every claimed job of the kind and before any of them runs, the row locks the
+   * jobs will need, in the one lock order (docs/decisions.md "One lock order": e.g. all their
+   * accounts by ascending id in one statement). Without it, jobs run one after the other in one
+   * transaction would lock each job's rows in turn: out of order across jobs.
+   */
+  lock?: (trx: Trx<DB>, jobs: Array<Job<P>>) => Promise<void>;
   /** Seconds to wait before the given (1-based) retry. Default: 5 s doubling, at most 1 h. */
   backoff?: (attempt: number) => number;
 }
@@ -37,10 +44,15 @@ export interface JobKindOptions<P = any> {
 const defaultBackoff = (attempt: number) => Math.min(3600, 5 * 2 ** (attempt - 1));
 
 /**
- * How long a claim holds: longer than any job or network call takes (their own timeouts are
- * shorter), so a live worker never loses one; a dead worker's jobs run again once it lapses.
+ * How long a claim holds unless renewed (issue 20, item 5): short, so the jobs of a worker that
+ * died, or of a claim whose answer was lost, run again soon; a live worker renews its step jobs'
+ * lease every RENEW_EVERY_MS while their call runs (a provider call may take longer than this), so
+ * it never loses one it is working on.
  */
-const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = 15;
+const RENEW_EVERY_MS = 5_000;
+/** Claims in doubt remembered at most (a few per failed poll; their leases lapse anyway). */
+const MAX_IN_DOUBT = 1_000;
 
 /**
  * One durable scheduler over the `jobs` table. `schedule` writes a row in the caller's transaction;
@@ -68,6 +80,13 @@ export function createScheduler(deps: {
   safetyPollMs?: number;
 }) {
   const handlers = new Map<string, { handler: JobHandler; options: JobKindOptions }>();
+  /**
+   * Lease tokens of claims this instance gave up on while the database was failing: the claim may
+   * have committed though its answer was lost (the connection reset as it committed), or its jobs
+   * could not be handed back. Released as soon as the database answers again, so those jobs run
+   * again at once instead of when their lease lapses.
+   */
+  const inDoubt = new Set<string>();
   const batchSize = deps.batchSize ?? 50;
   /** Jobs that talk to the outside: claimed under a lease, run outside any transaction (steps.ts). */
   const steps = createStepRunner(deps);
@@ -220,12 +239,15 @@ export function createScheduler(deps: {
   }
 
   /**
-   * The claimed transactional jobs, in one transaction: the rows still under our lease are locked
-   * first (a claim taken over after its lease lapsed is not ours any more), then each kind runs
-   * (as a batch when it can) and each job's effects commit with its removal.
+   * The claimed transactional jobs of one kind, in one transaction: the rows still under our lease
+   * are locked first (a claim taken over after its lease lapsed is not ours any more), then the
+   * kind's `lock` takes every lock its jobs need, then they run (as a batch when they can) and each
+   * job's effects commit with its removal. One transaction per kind: two kinds in one transaction
+   * would take their rows (charges, accounts) in an order no other path follows.
    */
-  async function runInTransaction(rows: Claimed[], token: string): Promise<void> {
+  async function runInTransaction(kind: string, rows: Claimed[], token: string): Promise<void> {
     const now = deps.clock.now();
+    const options = handlers.get(kind)?.options ?? {};
     try {
       await deps.db.transaction().execute(async (trx) => {
         const owned = await trx
@@ -233,21 +255,15 @@ export function createScheduler(deps: {
           .select('id')
           .where('id', 'in', rows.map((r) => r.id))
           .where('lease_token', '=', token)
+          .orderBy('id')
           .forUpdate()
           .execute();
         const mine = new Set(owned.map((r) => Number(r.id)));
-        const byKind = new Map<string, Claimed[]>();
-        for (const row of rows) {
-          if (!mine.has(Number(row.id))) continue;
-          const list = byKind.get(row.kind);
-          if (list) list.push(row);
-          else byKind.set(row.kind, [row]);
-        }
-        for (const [kind, list] of byKind) {
-          const batch = handlers.get(kind)?.options.batch;
-          if (batch && list.length > 1) await runMany(trx, kind, batch, list, now);
-          else for (const row of list) await runOne(trx, row, now);
-        }
+        const list = rows.filter((row) => mine.has(Number(row.id)));
+        if (list.length === 0) return;
+        await options.lock?.(trx, list.map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, attempt: row.attempts + 1 })));
+        if (options.batch && list.length > 1) await runMany(trx, kind, options.batch, list, now);
+        else for (const row of list) await runOne(trx, row, now);
       });
     } catch (error) {
       // The whole transaction failed (the database went away mid-way): nothing of it stayed, and
@@ -259,25 +275,77 @@ export function createScheduler(deps: {
         .where('id', 'in', rows.map((r) => r.id))
         .where('lease_token', '=', token)
         .execute()
-        .catch((releaseError: unknown) => deps.logger.warn({ err: releaseError }, 'releasing claimed jobs failed; their lease will lapse'));
+        .catch((releaseError: unknown) => {
+          doubt(token);
+          deps.logger.warn({ err: releaseError }, 'releasing claimed jobs failed; they are released once the database answers');
+        });
     }
+  }
+
+  function doubt(token: string) {
+    if (inDoubt.size >= MAX_IN_DOUBT) inDoubt.delete(inDoubt.values().next().value!);
+    inDoubt.add(token);
+  }
+
+  /** Hands back the jobs of the claims in doubt (see `inDoubt`); throws while the database is away. */
+  async function releaseInDoubt(): Promise<void> {
+    if (inDoubt.size === 0) return;
+    const tokens = [...inDoubt];
+    const released = await sql`${prepared('release_jobs_in_doubt')}UPDATE jobs SET lease_until = NULL, lease_token = NULL WHERE lease_token = ANY (${tokens}::uuid[])`.execute(deps.db);
+    for (const token of tokens) inDoubt.delete(token);
+    if (Number(released.numAffectedRows ?? 0) > 0) {
+      deps.logger.warn({ jobs: Number(released.numAffectedRows), claims: tokens.length }, 'jobs of claims whose answer was lost released to run again');
+    }
+  }
+
+  /**
+   * Renews the lease of step jobs while their call runs; a lease that lapsed meanwhile is not revived
+   * (another worker may hold those jobs now). A failed renewal is logged: at worst the jobs run twice,
+   * which the network's deduplication and the conditional recording make harmless.
+   */
+  function keepLeased(token: string, ids: number[]): { stop(): void } {
+    const timer = setInterval(() => {
+      sql`${prepared('renew_job_leases')}UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+           WHERE id = ANY (${ids}::bigint[]) AND lease_token = ${token} AND lease_until > now()`
+        .execute(deps.db)
+        .catch((error: unknown) => deps.logger.warn({ err: error, jobs: ids.length }, 'renewing the lease of running step jobs failed'));
+    }, RENEW_EVERY_MS);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
   }
 
   /** Claims and runs one batch of due jobs of every kind; answers how many it claimed. */
   async function runBatch(): Promise<number> {
+    await releaseInDoubt();
     const token = randomUUID();
-    const claimed = await claimDue(token);
-    if (claimed.length === 0) return 0;
-    const inTransaction = claimed.filter((row) => handlers.has(row.kind));
-    const stepsByKind = new Map<string, Claimed[]>();
-    for (const row of claimed) {
-      if (handlers.has(row.kind)) continue;
-      const list = stepsByKind.get(row.kind);
-      if (list) list.push(row);
-      else stepsByKind.set(row.kind, [row]);
+    let claimed: Claimed[];
+    try {
+      claimed = await claimDue(token);
+    } catch (error) {
+      // The claim may have committed though its answer was lost.
+      doubt(token);
+      throw error;
     }
-    if (inTransaction.length > 0) await runInTransaction(inTransaction, token);
-    for (const [kind, rows] of stepsByKind) await steps.runClaimed(kind, rows, token);
+    if (claimed.length === 0) return 0;
+    const byKind = new Map<string, Claimed[]>();
+    for (const row of claimed) {
+      const list = byKind.get(row.kind);
+      if (list) list.push(row);
+      else byKind.set(row.kind, [row]);
+    }
+    const stepIds = claimed.filter((row) => !handlers.has(row.kind)).map((row) => Number(row.id));
+    const renewal = stepIds.length > 0 ? keepLeased(token, stepIds) : undefined;
+    try {
+      for (const [kind, rows] of byKind) if (handlers.has(kind)) await runInTransaction(kind, rows, token);
+      for (const [kind, rows] of byKind) if (!handlers.has(kind)) await steps.runClaimed(kind, rows, token);
+    } catch (error) {
+      // Recording or handing back failed (the database went away): whatever is still leased to this
+      // claim is released once the database answers.
+      doubt(token);
+      throw error;
+    } finally {
+      renewal?.stop();
+    }
     return claimed.length;
   }
 
@@ -315,6 +383,7 @@ export function createScheduler(deps: {
 
   /** With wake-ups: one cheap look, work only when something is due; answers the next due time. */
   async function pass(): Promise<Date | undefined> {
+    await releaseInDoubt();
     const next = await nextDue();
     if (next === undefined || next > deps.clock.now()) return next;
     await runDue();

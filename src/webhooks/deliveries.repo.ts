@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB, EventType } from '../db/schema.ts';
 import type { DeliveryStatus, WebhookHeader } from '../db/schema/webhooks.ts';
+import type { StoredSigningSecrets } from './signing-secrets.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
@@ -20,7 +21,8 @@ export interface ClaimedDelivery {
   headers: WebhookHeader[];
   /** False when the registration was disabled or deleted after the event fanned out. */
   active: boolean;
-  secret: string | null;
+  /** The account's signing secrets (null before its first one is made); see signing-secrets.ts. */
+  secrets: StoredSigningSecrets | null;
   /** The event's W3C trace id (null on events older than migration 983). */
   traceId: string | null;
 }
@@ -42,7 +44,9 @@ export interface AttemptLog {
   eventRowId: number | null;
   deliveryId: number | null;
   webhookId: number | null;
-  kind: 'delivery' | 'resend';
+  kind: 'delivery' | 'resend' | 'test';
+  /** Test deliveries only: the event type they imitate (they belong to no stored event). */
+  eventType?: EventType | null;
   attempt: number | null;
   url: string;
   statusCode: number | null;
@@ -82,6 +86,8 @@ export const deliveriesRepo = {
       headers: WebhookHeader[] | string;
       active: boolean;
       secret: string | null;
+      previous_secret: string | null;
+      previous_valid_until: Date | string | null;
       trace_id: string | null;
     }>`
       WITH due AS (
@@ -99,7 +105,8 @@ export const deliveriesRepo = {
       )
       SELECT c.id, c.attempts, c.account_id, c.event_id, c.webhook_id,
              e.event_id AS message_id, COALESCE(e.body, e.payload::text) AS body,
-             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active, s.secret, e.trace_id
+             w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active,
+             s.secret, s.previous_secret, s.previous_valid_until, e.trace_id
         FROM claimed c
         JOIN events e ON e.id = c.event_id
         JOIN webhooks w ON w.id = c.webhook_id
@@ -117,7 +124,7 @@ export const deliveriesRepo = {
       url: r.url,
       headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as WebhookHeader[]) : r.headers,
       active: r.active,
-      secret: r.secret,
+      secrets: r.secret === null ? null : { secret: r.secret, previous_secret: r.previous_secret, previous_valid_until: r.previous_valid_until },
       traceId: r.trace_id,
     }));
   },
@@ -154,6 +161,7 @@ export const deliveriesRepo = {
           delivery_id: l.deliveryId,
           webhook_id: l.webhookId,
           kind: l.kind,
+          event_type: l.eventType ?? null,
           attempt: l.attempt,
           url: l.url,
           status_code: l.statusCode,

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { DB, EventType } from '../db/schema.ts';
 import type { WebhookHeader, WebhookRow } from '../db/schema/webhooks.ts';
+import { signingSecretsAt } from './signing-secrets.ts';
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 type Db = Kysely<DB> | Trx<DB>;
 
@@ -99,12 +102,46 @@ export const registrationsRepo = {
   async ensureSecret(db: Db, accountId: number, at: Date): Promise<string> {
     const created = await db
       .insertInto('webhook_secrets')
-      .values({ account_id: accountId, secret: `whsec_${randomBytes(32).toString('base64')}`, created_at: at })
+      .values({ account_id: accountId, secret: newSecret(), created_at: at })
       .onConflict((oc) => oc.column('account_id').doNothing())
       .returning('secret')
       .executeTakeFirst();
     if (created) return created.secret;
     const row = await db.selectFrom('webhook_secrets').select('secret').where('account_id', '=', accountId).executeTakeFirstOrThrow();
     return row.secret;
+  },
+
+  /** The secrets that sign the account's deliveries at `at` (created when it has none): see signing-secrets.ts. */
+  async signingSecrets(db: Db, accountId: number, at: Date): Promise<string[]> {
+    await registrationsRepo.ensureSecret(db, accountId, at);
+    const row = await db
+      .selectFrom('webhook_secrets')
+      .select(['secret', 'previous_secret', 'previous_valid_until'])
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return signingSecretsAt(row, at);
+  },
+
+  /**
+   * A new secret for the account; the current one becomes the previous one, signing beside it until
+   * `previousValidUntil`. A secret replaced earlier (a second rotation within one overlap) stops at
+   * once. An account that had no secret gets its first one, with no previous secret.
+   */
+  async rotateSecret(db: Db, accountId: number, at: Date, previousValidUntil: Date): Promise<{ secret: string; previousSecretValidUntil: Date | null }> {
+    const secret = newSecret();
+    const first = await db
+      .insertInto('webhook_secrets')
+      .values({ account_id: accountId, secret, created_at: at })
+      .onConflict((oc) => oc.column('account_id').doNothing())
+      .returning('secret')
+      .executeTakeFirst();
+    if (first) return { secret, previousSecretValidUntil: null };
+    // In an UPDATE, `secret` on the right is the row's value before this statement.
+    await db
+      .updateTable('webhook_secrets')
+      .set((eb) => ({ previous_secret: eb.ref('secret'), secret, previous_valid_until: previousValidUntil, rotated_at: at }))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return { secret, previousSecretValidUntil: previousValidUntil };
   },
 };

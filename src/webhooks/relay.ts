@@ -8,18 +8,19 @@ import { deliveriesRepo, type AttemptLog, type ClaimedDelivery, type DeliveryRes
 import { registrationsRepo } from './registrations.repo.ts';
 import { retryDelayMs } from './retry-schedule.ts';
 import { signatureHeaders } from './signature.ts';
+import { signingSecretsAt } from './signing-secrets.ts';
 import type { AttemptResult, WebhookTransport } from './transport.ts';
 import { outgoingTraceparent } from '../observability/trace-context.ts';
 
 export const USER_AGENT = 'pix-account-service-webhooks/1';
 
 /**
- * The headers of one attempt: JSON, the registration's own headers, then the signature and the W3C
- * `traceparent` (the event's trace id with a new span id per attempt; an event older than migration
- * 983 has none: the current request's trace, or a fresh one).
+ * The headers of one attempt: JSON, the registration's own headers, then the signature (one per
+ * secret) and the W3C `traceparent` (the event's trace id with a new span id per attempt; an event
+ * older than migration 983 has none: the current request's trace, or a fresh one).
  */
 export function deliveryHeaders(input: {
-  secret: string;
+  secrets: readonly string[];
   messageId: string;
   body: string;
   custom: Array<{ key: string; value: string }>;
@@ -30,7 +31,7 @@ export function deliveryHeaders(input: {
   for (const { key, value } of input.custom) headers[key.toLowerCase()] = value;
   return {
     ...headers,
-    ...signatureHeaders(input.secret, input.messageId, input.signedAt, input.body),
+    ...signatureHeaders(input.secrets, input.messageId, input.signedAt, input.body),
     traceparent: outgoingTraceparent(input.traceId ?? undefined),
   };
 }
@@ -142,8 +143,9 @@ export function createRelay(options: RelayOptions) {
       };
     }
     try {
-      const secret = d.secret ?? (await registrationsRepo.ensureSecret(db, d.accountId, clock.now()));
-      const headers = deliveryHeaders({ secret, messageId: d.messageId, body: d.body, custom: d.headers, signedAt: options.signingClock.now(), traceId: d.traceId });
+      // During a rotation's overlap both secrets sign (judged on the service clock, like the overlap's end).
+      const secrets = d.secrets ? signingSecretsAt(d.secrets, clock.now()) : [await registrationsRepo.ensureSecret(db, d.accountId, clock.now())];
+      const headers = deliveryHeaders({ secrets, messageId: d.messageId, body: d.body, custom: d.headers, signedAt: options.signingClock.now(), traceId: d.traceId });
       return outcomeOf(d, await transport.send({ url: d.url, body: d.body, headers }));
     } catch (error) {
       return outcomeOf(d, { statusCode: null, durationMs: 0, responseExcerpt: null, error: `relay error: ${(error as Error).message}` });

@@ -165,6 +165,27 @@ describe.skipIf(chromiumMissing)('the portal in a real browser (chromium)', () =
     await check('webhooks-secret');
   });
 
+  it('webhooks: rotate the signing secret, send a test event and read each URL\'s answer', async () => {
+    const rx = await startReceiver();
+    try {
+      expect((await h.admin('POST', `/admin/accounts/${accountId}/webhooks`, { eventType: 'med_created', url: rx.url('/med') })).statusCode).toBe(201);
+      await visit('/portal/webhooks', 'webhooks-tools');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('status').filter({ hasText: 'New secret made' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()).toBe((await h.admin('GET', `/admin/accounts/${accountId}/webhook-secret`)).json().secret);
+      await check('webhooks-rotated');
+      await page.getByLabel('Event to test').selectOption('med_created');
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByRole('table', { name: 'Test event result' }).getByRole('cell', { name: rx.url('/med') }).waitFor();
+      expect(await page.getByRole('table', { name: 'Test event result' }).textContent()).toContain('200');
+      expect(JSON.parse(rx.to('/med')[0]!.body)).toMatchObject({ event: 'MedCreated' });
+      await check('webhooks-tested');
+    } finally {
+      await rx.close();
+    }
+  });
+
   it("webhook deliveries: a transaction's attempt log, and resending one delivery", async () => {
     const rx = await startReceiver();
     try {

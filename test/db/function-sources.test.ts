@@ -132,7 +132,7 @@ describe('migrate applies the function files by the hash of their content', () =
   it('a changed argument list replaces the function: no older overload is left behind', async () => {
     const folder = copyOfFunctions();
     await migrate(database.db, { functions: folder });
-    edit('admit_payouts.sql', (text) => text.replace('p_job_max_attempts int)', 'p_job_max_attempts int, p_added_by_test int DEFAULT NULL)'));
+    edit('admit_payouts.sql', (text) => text.replace('p_items jsonb,', 'p_items jsonb, p_added_by_test int,'));
     expect(await migrate(database.db, { functions: folder })).toEqual(['functions/admit_payouts.sql']);
     const overloads = await sql<{ args: string }>`
       SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'admit_payouts' AND pronamespace = current_schema()::regnamespace`.execute(database.db);

@@ -21,6 +21,15 @@ const conflict = (code: '40P01' | '40001') => Object.assign(new Error(code === '
 const nameOf = async (id: number) => (await h.c.db.selectFrom('accounts').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name;
 
 describe('transact', () => {
+  it('a lock budget (what a command has left after waiting for its account) bounds its lock waits for that transaction only', async () => {
+    const show = async (db: Parameters<typeof transact>[0] | Parameters<Parameters<typeof transact>[1]>[0]) =>
+      (await sql<{ lock_timeout: string }>`SHOW lock_timeout`.execute(db)).rows[0]!.lock_timeout;
+    const session = await show(h.c.db);
+    expect(await transact(h.c.db, (trx) => show(trx), { lockTimeoutMs: 1234.7 })).toBe('1234ms');
+    expect(await transact(h.c.db, (trx) => show(trx))).toBe(session);
+    expect(await show(h.c.db)).toBe(session);
+  });
+
   it.each(['40P01', '40001'] as const)('reruns a command aborted with %s; what the aborted run wrote is rolled back', async (code) => {
     const { id } = await h.createAccount({ name: 'Conta' });
     let runs = 0;

@@ -1,17 +1,21 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargeAndWait } from '../../examples/charge-and-wait.ts';
+import { findAccounts, rotateWebhookSecret, webhookHealth } from '../../examples/operator-tasks.ts';
 import { payoutWithPolling } from '../../examples/payout-with-polling.ts';
 import { startWebhookReceiver } from '../../examples/webhook-receiver.ts';
-import { createPixClient, type PixClient, type WebhookEvent } from '../../sdk/src/index.ts';
+import { Webhook } from 'standardwebhooks';
+import { createPixAdminClient, createPixClient, type PixClient, type WebhookEvent } from '../../sdk/src/index.ts';
 import { cpf } from '../factories.ts';
-import { startHarness, type Harness } from '../harness.ts';
+import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 
 /** The examples/ scripts, run against the service listening on a port. */
 describe('examples/', () => {
   let h: Harness;
   let account: { id: number };
   let client: PixClient;
+  let baseUrl: string;
 
   beforeAll(async () => {
     h = await startHarness();
@@ -19,8 +23,9 @@ describe('examples/', () => {
     account = await h.createAccount({ funds: 500 });
     const cert = (await h.admin('POST', `/admin/accounts/${account.id}/certificates`, {})).json();
     const creds = (await h.admin('POST', `/admin/accounts/${account.id}/credentials`, {})).json();
+    baseUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
     client = createPixClient({
-      baseUrl: `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`,
+      baseUrl,
       clientId: creds.clientId,
       clientSecret: creds.clientSecret,
       certificate: { cert: cert.certificatePem },
@@ -73,5 +78,30 @@ describe('examples/', () => {
     );
     expect(tx.status).toBe('CONFIRMED');
     expect(tx.type).toBe('WITHDRAW');
+  });
+
+  it('operator-tasks: finds the account, reads its failed attempts, sends a test event and rotates the secret (admin client)', async () => {
+    const admin = createPixAdminClient({ baseUrl, adminToken: ADMIN_TOKEN });
+    const found = await findAccounts(admin, String(account.id));
+    expect(found.map((a) => a.id)).toContain(account.id);
+    const rx = await startReceiver();
+    try {
+      rx.on('/refunds', (_req, nth) => (nth === 1 ? { status: 502 } : { status: 200 }));
+      expect((await h.admin('POST', `/admin/accounts/${account.id}/webhooks`, { eventType: 'refund_out', url: rx.url('/refunds') })).statusCode).toBe(201);
+      const first = await webhookHealth(admin, account.id, { event: 'refund_out' });
+      expect(first.test?.attempts).toEqual([expect.objectContaining({ url: rx.url('/refunds'), statusCode: 502, delivered: false })]);
+      const second = await webhookHealth(admin, account.id, { event: 'refund_out' });
+      expect(second.failed.map((a) => [a.kind, a.statusCode])).toContainEqual(['test', 502]);
+      expect(second.test?.attempts[0]).toMatchObject({ statusCode: 200, delivered: true });
+
+      const before = (await h.admin('GET', `/admin/accounts/${account.id}/webhook-secret`)).json().secret as string;
+      const rotated = await rotateWebhookSecret(admin, account.id);
+      expect(rotated.previousSecretValidUntil).not.toBeNull();
+      await webhookHealth(admin, account.id, { event: 'refund_out' });
+      const [, , third] = rx.to('/refunds');
+      for (const secret of [before, rotated.secret]) expect(new Webhook(secret).verify(third!.body, third!.headers as Record<string, string>)).toMatchObject({ event: 'CashOutReversal' });
+    } finally {
+      await rx.close();
+    }
   });
 });

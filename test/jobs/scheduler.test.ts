@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScheduler } from '../../src/jobs/scheduler.ts';
+import { createScheduler, LEASE_SECONDS } from '../../src/jobs/scheduler.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 
 let h: Harness;
@@ -125,7 +125,7 @@ describe('durable jobs', () => {
     const running = first.runDue();
     for (let i = 0; i < 50 && calls === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(calls).toBe(1);
-    // Business time jumps far past the 60 s lease; the lease is measured on the database's real clock.
+    // Business time jumps far past the lease; the lease is measured on the database's real clock.
     h.clock.advance(3600);
     expect(await second.runDue()).toBe(0);
     expect(calls).toBe(1);
@@ -133,5 +133,40 @@ describe('durable jobs', () => {
     await running;
     expect(recorded).toEqual(['sent once']);
     expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.step').execute()).toEqual([]);
+  });
+
+  it(`a step whose call runs on keeps its short lease (${LEASE_SECONDS} s, renewed every 5 s); a lease that lapsed is not revived and another worker takes the job (issue 20 item 5)`, async () => {
+    const first = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    const second = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    for (const scheduler of [first, second]) {
+      scheduler.registerStep<{ note: string }, string>('test.long', {
+        async call(jobs) {
+          calls += 1;
+          if (calls === 1) await held;
+          return jobs.map(() => 'sent');
+        },
+        async record() {},
+      });
+    }
+    await first.schedule(h.c.db, 'test.long', h.clock.now(), { note: 'long' });
+    const running = first.runDue();
+    for (let i = 0; i < 100 && calls === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const leaseOf = async () => (await h.c.db.selectFrom('jobs').select('lease_until').where('kind', '=', 'test.long').executeTakeFirstOrThrow()).lease_until!.getTime();
+    const claimed = await leaseOf();
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(await leaseOf()).toBeGreaterThan(claimed);
+    // The lease lapses (a worker too slow to renew it): it stays lapsed, and the job is another's.
+    await h.c.db.updateTable('jobs').set({ lease_until: new Date(Date.now() - 60_000) }).where('kind', '=', 'test.long').execute();
+    const lapsed = await leaseOf();
+    await new Promise((r) => setTimeout(r, 5_500));
+    expect(await leaseOf()).toBe(lapsed);
+    expect(await second.runDue()).toBe(1);
+    expect(calls).toBe(2);
+    release();
+    await running;
+    expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.long').execute()).toEqual([]);
   });
 });

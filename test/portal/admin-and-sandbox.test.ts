@@ -58,7 +58,7 @@ describe('admin panel', () => {
     expect(page.body).not.toContain('<li>fees.cashOut.percent: 0 % → 0 %</li>');
     const byActor = await operator.get(`/portal/admin/audit?actor=${encodeURIComponent('OPS@example.com')}&account=${id}`);
     expect(auditActions(byActor.body)).toEqual(['account.fees', 'account.limits', 'account.create']);
-    const byOther = await operator.get(`/portal/admin/audit?actor=admin-token&account=${id}`);
+    const byOther = await operator.get(`/portal/admin/audit?actor=admin-api&account=${id}`);
     expect(auditActions(byOther.body)).toEqual([]);
     const filtered = await operator.get(`/portal/admin/audit?account=${id}&action=account.fees`);
     expect(auditActions(filtered.body)).toEqual(['account.fees']);
@@ -69,7 +69,7 @@ describe('admin panel', () => {
     await h.admin('PATCH', `/admin/accounts/${account.id}/limits`, { daily: 1234.56 });
     const rows = await h.c.db.selectFrom('audit_log').selectAll().where('account_id', '=', account.id).where('action', '=', 'account.limits').execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.actor).toBe('admin-token');
+    expect(rows[0]!.actor).toBe('admin-api');
     expect((rows[0]!.after as { limits: { daily: number } }).limits.daily).toBe(123456);
     // A failing audit write rolls the change back: the two are one transaction.
     await sql`ALTER TABLE audit_log ADD CONSTRAINT no_limits_test CHECK (action <> 'account.limits') NOT VALID`.execute(h.c.db);
@@ -85,7 +85,7 @@ describe('admin panel', () => {
     expect(res.statusCode).toBe(200);
     const rows = await h.c.db.selectFrom('audit_log').selectAll().where('account_id', '=', account.id).where('action', '=', 'account.split-frequency').execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.actor).toBe('admin-token');
+    expect(rows[0]!.actor).toBe('admin-api');
     expect((rows[0]!.before as { splitFrequency: string }).splitFrequency).toBe('DAILY');
     expect((rows[0]!.after as { splitFrequency: string }).splitFrequency).toBe('HOURLY');
   });
@@ -186,14 +186,14 @@ describe('audit of integration changes', () => {
     await h.admin('DELETE', `/admin/webhooks/${hooks[0]!.id}`);
     const rows = await h.c.db.selectFrom('audit_log').select(['action', 'actor', 'actor_email']).where('account_id', '=', account.id).orderBy('id').execute();
     expect(rows.map((r) => `${r.action} by ${r.actor_email ?? r.actor}`)).toEqual([
-      'account.create by admin-token',
-      'member.invite by admin-token',
+      'account.create by admin-api',
+      'member.invite by admin-api',
       'member.accept-invitation by integrator@example.com',
       'webhook.register by integrator@example.com',
       'credential.create by integrator@example.com',
       'certificate.make by integrator@example.com',
-      'credential.create by admin-token',
-      'webhook.remove by admin-token',
+      'credential.create by admin-api',
+      'webhook.remove by admin-api',
     ]);
   });
 });

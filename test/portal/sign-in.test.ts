@@ -78,7 +78,7 @@ describe('operators and members (admin API)', () => {
 
   it('inviting to an unknown account answers 404; both admin changes are in the audit log', async () => {
     expect((await h.admin('POST', '/admin/accounts/999999/members', { email: 'z@example.com' })).statusCode).toBe(404);
-    const rows = await h.c.db.selectFrom('audit_log').selectAll().where('actor', '=', 'admin-token').execute();
+    const rows = await h.c.db.selectFrom('audit_log').selectAll().where('actor', '=', 'admin-api').execute();
     expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['operator.create', 'member.invite']));
     expect(rows.find((r) => r.action === 'member.invite')?.after).toEqual({ email: 'ana@example.com' });
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DB_TIMEOUTS } from '../../src/db/pg-pool.ts';
-import { HEALTH_DEADLINE_MS } from '../../src/http/routes/system/health.route.ts';
+import { READINESS_CHECK_TIMEOUT_MS } from '../../src/http/routes/system/readiness-checks.ts';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { cashOutBody, payer } from '../payouts/helpers.ts';
@@ -133,7 +133,8 @@ describe('database faults (PostgreSQL)', () => {
     proxy!.refuse();
     proxy!.dropAll();
     expect503(await h.api('GET', '/api/balance', a.token));
-    expect503(await h.app.inject({ method: 'GET', url: '/health' }));
+    // Liveness does not ask the database: the process is alive, restarting it would not help.
+    expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     // Readiness says which check fails (a load balancer takes this instance out), within its bound.
     const notReady = await h.app.inject({ method: 'GET', url: '/ready' });
     expect(notReady.statusCode).toBe(503);
@@ -175,7 +176,7 @@ describe('database faults (PostgreSQL)', () => {
     expect(await h.balance(a.id)).toEqual({ available: 90, blocked: 10 });
   });
 
-  it('a pool exhausted by stalled requests answers 503 at once (acquire timeout), /health too; then recovers', async () => {
+  it('a pool exhausted by stalled requests answers 503 at once (acquire timeout), /ready too, /health stays 200; then recovers', async () => {
     // Lock waits longer than the probes below, so the two stalled requests keep both connections.
     const { h, side } = await start({ poolSize: 2, timeouts: { lockMs: 6_000, statementMs: 7_000, queryMs: 8_000 } });
     const a = await payer(h, 100);
@@ -190,9 +191,16 @@ describe('database faults (PostgreSQL)', () => {
         h.api('POST', '/dict/pix', b.token, { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 10 } }, { 'x-idempotency-key': crypto.randomUUID() }),
       ];
       expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
+      // The cash-out's batch waits on the held row at most 250 ms, then the payout waits alone, on a
+      // connection of its own: past that, both connections are held by the two parked payouts.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
       const health = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
-      expect503(health.res);
+      expect(health.res.statusCode).toBe(200);
       expect(health.ms).toBeLessThan(1_000);
+      const ready = await h.app.inject({ method: 'GET', url: '/ready' });
+      expect503(ready);
+      expect(ready.json().checks.database).toMatch(/no database connection free within 700 ms/);
       // Waiting for a connection is bounded by the acquire timeout (700 ms), far below the lock's 6 s.
       const balance = await timed(() => h.api('GET', '/api/balance', a.token));
       expect503(balance.res);
@@ -207,18 +215,20 @@ describe('database faults (PostgreSQL)', () => {
     expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 
-  it('a partition (the proxy forwards nothing, closes nothing): 503 within the bounds, /health 503, recovery once it heals', async () => {
+  it('a partition (the proxy forwards nothing, closes nothing): 503 within the bounds, /ready 503, /health 200, recovery once it heals', async () => {
     const { h } = await start({ viaProxy: true });
     const a = await payer(h, 100);
     proxy!.partition();
-    const [cashOut, balance, health] = await Promise.all([
+    const [cashOut, balance, health, ready] = await Promise.all([
       h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 })),
       h.api('GET', '/api/balance', a.token),
       h.app.inject({ method: 'GET', url: '/health' }),
+      h.app.inject({ method: 'GET', url: '/ready' }),
     ]);
     expect503(cashOut);
     expect503(balance);
-    expect503(health);
+    expect(health.statusCode).toBe(200);
+    expect503(ready);
     proxy!.heal();
     await recovers(() => h.api('GET', '/api/balance', a.token));
     const paid = await h.api('POST', '/api/pix/cash-out', a.token, cashOutBody({ value: 10 }));
@@ -226,20 +236,32 @@ describe('database faults (PostgreSQL)', () => {
     expect(await findLedgerDrift(h.c.db)).toEqual([]);
   });
 
-  it('/health answers 503 within 1 s with the default bounds (2 s to get a connection, 12 s for a query): a partition, then a full pool', async () => {
+  it('with the default bounds (2 s to get a connection, 12 s for a query), a partition and then a full pool: /health answers 200 within 1 s, /ready 503 within its check bound', async () => {
     // The default bounds, but for the lock's, long enough for the full pool below to last.
     const { h, side } = await start({ viaProxy: true, poolSize: 2, defaults: true, timeouts: { lockMs: 8_000, statementMs: 9_000 } });
+    // /ready's bound is its check's (2 s); 1.5 s more for a loaded machine's scheduling, far below
+    // the 12 s a query would wait for its answer without it.
+    const readyBoundMs = READINESS_CHECK_TIMEOUT_MS + 1_500;
     expect((await h.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     // A partition: the probe's query would wait 12 s for an answer.
     proxy!.partition();
-    const partitioned = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
-    expect503(partitioned.res);
+    const [partitioned, notReady] = await Promise.all([
+      timed(() => h.app.inject({ method: 'GET', url: '/health' })),
+      timed(() => h.app.inject({ method: 'GET', url: '/ready' })),
+    ]);
+    expect(partitioned.res.statusCode).toBe(200);
     expect(partitioned.ms).toBeLessThan(1_000);
-    expect(partitioned.res.json().message).toBe(`The database did not answer within ${HEALTH_DEADLINE_MS} ms`);
+    expect503(notReady.res);
+    expect(notReady.ms).toBeLessThan(readyBoundMs);
+    expect(notReady.res.json().checks.database).toBe(`no answer within ${READINESS_CHECK_TIMEOUT_MS} ms`);
     // Every connection reset: the stalled queries fail at once and the pool starts afresh.
     proxy!.dropAll();
     proxy!.heal();
-    await recovers(() => h.app.inject({ method: 'GET', url: '/health' }));
+    await recovers(async () => {
+      const res = await h.app.inject({ method: 'GET', url: '/ready' });
+      // Only the scheduler is not running in a harness: the database is back when its check is.
+      return { statusCode: res.json().checks.database === 'ok' ? 200 : 503, body: res.body };
+    });
 
     // A full pool: both connections wait on a locked row; the probe would wait 2 s for one.
     // Two accounts, so each request waits on the locker itself (a second waiter on one row would wait on the first).
@@ -251,9 +273,14 @@ describe('database faults (PostgreSQL)', () => {
     try {
       const parked = payers.map((p) => h.api('POST', '/dict/pix', p.token, { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 1 } }, { 'x-idempotency-key': crypto.randomUUID() }));
       expect(await waitForWaiters(observer, locker.pid, 2)).toBe(2);
-      const full = await timed(() => h.app.inject({ method: 'GET', url: '/health' }));
-      expect503(full.res);
+      const [full, fullReady] = await Promise.all([
+        timed(() => h.app.inject({ method: 'GET', url: '/health' })),
+        timed(() => h.app.inject({ method: 'GET', url: '/ready' })),
+      ]);
+      expect(full.res.statusCode).toBe(200);
       expect(full.ms).toBeLessThan(1_000);
+      expect503(fullReady.res);
+      expect(fullReady.ms).toBeLessThan(readyBoundMs);
       await locker.query('ROLLBACK');
       for (const r of await Promise.all(parked)) expect(r.statusCode, r.body).toBe(201);
     } finally {

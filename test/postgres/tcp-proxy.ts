@@ -1,5 +1,8 @@
 import net from 'node:net';
 
+/** The protocol's ReadyForQuery message header: 'Z' and its length (5). */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
+
 /**
  * A TCP proxy to PostgreSQL started inside a test, to fake what the network and the server do:
  * `dropAll` closes every connection (a restart, a failover, a reset), `partition` keeps them open
@@ -9,18 +12,39 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const pairs = new Set<{ client: net.Socket; server: net.Socket }>();
   let partitioned = false;
   let refusing = false;
+  /** Armed by `loseAnswerTo`: the marker to watch for, and what to call once its answer was lost. */
+  let losing: { marker: string; lost: () => void } | undefined;
 
   const proxy = net.createServer((client) => {
     if (refusing) return client.destroy();
     const server = net.connect(target.port, target.host);
     const pair = { client, server };
     pairs.add(pair);
-    const forward = (from: net.Socket, to: net.Socket) =>
-      from.on('data', (chunk) => {
-        if (!partitioned) to.write(chunk);
-      });
-    forward(client, server);
-    forward(server, client);
+    /** Set on this pair once the armed marker went through: the server's next answer is dropped with the connection. */
+    let dropNextAnswer: (() => void) | undefined;
+    client.on('data', (chunk: Buffer) => {
+      if (partitioned) return;
+      if (losing && chunk.includes(losing.marker)) {
+        dropNextAnswer = losing.lost;
+        losing = undefined;
+      }
+      server.write(chunk);
+    });
+    server.on('data', (chunk: Buffer) => {
+      if (partitioned) return;
+      if (dropNextAnswer) {
+        // Swallowed until the server says ReadyForQuery ('Z', length 5): the statement finished
+        // (outside a transaction: committed). The client never hears it: its connection resets.
+        if (!chunk.includes(READY_FOR_QUERY)) return;
+        const lost = dropNextAnswer;
+        dropNextAnswer = undefined;
+        client.destroy();
+        server.destroy();
+        lost();
+        return;
+      }
+      client.write(chunk);
+    });
     const close = () => {
       pairs.delete(pair);
       client.destroy();
@@ -53,6 +77,14 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     heal() {
       partitioned = false;
       refusing = false;
+    },
+    /**
+     * The next statement whose bytes carry `marker` (its text, or a prepared statement's name) runs
+     * on the server, and its answer is lost: the connection resets as the answer comes back, as
+     * when a database restarts just after committing. Resolves once that happened.
+     */
+    loseAnswerTo(marker: string): Promise<void> {
+      return new Promise<void>((resolve) => (losing = { marker, lost: resolve }));
     },
     /** New connections are refused (the server is down). */
     refuse() {

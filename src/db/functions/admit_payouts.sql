@@ -16,8 +16,21 @@
 -- Items: [{idx, accountId, receiverId (an on-us payout's receiver, locked with the payers), limited,
 --          amount, tx: {the transactions row's own columns}, job: the next job's payload or null}].
 -- Answers one row per item: outcome 'admitted' with the stored row, or a refusal code with details.
+-- The group-commit batch's bulkhead (issue 20, item 2): a batch never waits long on one account.
+-- p_wait_ms NULL (a batch of one inside the caller's transaction, the single path): the locks are
+-- waited for as the session allows (DB_LOCK_TIMEOUT_MS), as before. p_wait_ms set (a group-commit batch, one statement of its own):
+-- the counters and accounts are locked in the one order (counters by key, then accounts by id)
+-- waiting at most p_wait_ms for them all; past that the attempt is undone (its subtransaction rolls
+-- back and frees what it took) and every counter and account that is free now is taken without
+-- waiting (SKIP LOCKED). The items of an account still held elsewhere (a locked row, a command
+-- waiting on it), or whose counters for these windows do not exist yet, answer 'BUSY' and change
+-- nothing: the caller runs them alone, where they wait for the lock within its own bound. So one
+-- locked account delays a batch by at most p_wait_ms, never by the lock timeout, and the batch
+-- never waits outside the lock order. In both modes the waits for the counters and for the
+-- accounts share one budget (p_wait_ms, or the session's lock_timeout), where each lock used to get
+-- the whole lock timeout: a payout waiting on its counters and then on its row waited twice.
 CREATE OR REPLACE FUNCTION admit_payouts(
-  p_items jsonb, p_day text, p_night text, p_now timestamptz, p_max_amount bigint, p_job_kind text, p_job_max_attempts int)
+  p_items jsonb, p_day text, p_night text, p_now timestamptz, p_max_amount bigint, p_job_kind text, p_job_max_attempts int, p_wait_ms int)
 RETURNS TABLE (idx int, outcome text, detail jsonb, tx jsonb)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
@@ -42,33 +55,72 @@ DECLARE
   day_total bigint;
   night_total bigint;
   held record;
+  wanted bigint[];
+  limited bigint[];
+  busy bigint[] := '{}';
+  free_counters text[];
+  free_accounts bigint[];
+  session_lock_timeout text := current_setting('lock_timeout');
+  budget double precision;
+  started timestamptz;
+  left_ms double precision;
 BEGIN
   IF n = 0 THEN RETURN; END IF;
 
-  -- 1. Counters first, created when missing and locked, in key order; then the accounts.
-  IF windows <> '{}' THEN
-    INSERT INTO payout_limit_usage (account_id, window_key, total)
-    SELECT l.account_id, w.key, 0
-      FROM (SELECT DISTINCT (x->>'accountId')::bigint AS account_id FROM jsonb_array_elements(p_items) x WHERE (x->>'limited')::boolean) l
-      JOIN accounts a ON a.id = l.account_id
-     CROSS JOIN unnest(windows) AS w (key)
-     ORDER BY l.account_id, w.key
-    ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total;
-  END IF;
+  -- 1. Counters first, created when missing and locked, in key order; then the accounts, in id order.
+  wanted := ARRAY(SELECT DISTINCT (x->>'accountId')::bigint FROM jsonb_array_elements(p_items) x
+                  UNION SELECT (x->>'receiverId')::bigint FROM jsonb_array_elements(p_items) x WHERE x->>'receiverId' IS NOT NULL);
+  limited := ARRAY(SELECT DISTINCT (x->>'accountId')::bigint FROM jsonb_array_elements(p_items) x WHERE (x->>'limited')::boolean);
+  -- The lock waits of this phase together stay within one budget: p_wait_ms for a batch, else the
+  -- session's lock timeout (a per-lock bound: counters, then the account, would each get it whole).
+  budget := COALESCE(p_wait_ms::double precision, extract(epoch FROM session_lock_timeout::interval) * 1000);
+  started := clock_timestamp();
+  BEGIN
+    IF budget > 0 THEN PERFORM set_config('lock_timeout', greatest(floor(budget), 1) || 'ms', true); END IF;
+    IF windows <> '{}' THEN
+      INSERT INTO payout_limit_usage (account_id, window_key, total)
+      SELECT l.account_id, w.key, 0
+        FROM unnest(limited) AS l (account_id)
+        JOIN accounts a ON a.id = l.account_id
+       CROSS JOIN unnest(windows) AS w (key)
+       ORDER BY l.account_id, w.key
+      ON CONFLICT (account_id, window_key) DO UPDATE SET total = payout_limit_usage.total;
+    END IF;
+    IF budget > 0 THEN
+      left_ms := budget - extract(epoch FROM clock_timestamp() - started) * 1000;
+      IF left_ms < 1 THEN
+        RAISE EXCEPTION 'admit_payouts: the limit counters took the whole lock budget (% ms)', budget USING ERRCODE = 'lock_not_available';
+      END IF;
+      PERFORM set_config('lock_timeout', floor(left_ms) || 'ms', true);
+    END IF;
+    PERFORM 1 FROM accounts a WHERE a.id = ANY (wanted) ORDER BY a.id FOR NO KEY UPDATE;
+    -- The session's own bound again for the rest (a failed block restores it by itself).
+    PERFORM set_config('lock_timeout', session_lock_timeout, true);
+  EXCEPTION WHEN lock_not_available THEN
+    IF p_wait_ms IS NULL THEN RAISE; END IF;
+    -- What is free now, taken without waiting (in the same order); the rest is busy.
+    SELECT COALESCE(array_agg(k.key), '{}') INTO free_counters FROM (
+      SELECT u.account_id || '|' || u.window_key AS key FROM payout_limit_usage u
+       WHERE u.account_id = ANY (limited) AND u.window_key = ANY (windows)
+       ORDER BY u.account_id, u.window_key FOR NO KEY UPDATE SKIP LOCKED) k;
+    SELECT COALESCE(array_agg(f.id), '{}') INTO free_accounts FROM (
+      SELECT a.id FROM accounts a WHERE a.id = ANY (wanted) ORDER BY a.id FOR NO KEY UPDATE SKIP LOCKED) f;
+    busy := ARRAY(
+      SELECT l.account_id FROM unnest(limited) AS l (account_id)
+       WHERE EXISTS (SELECT 1 FROM unnest(windows) AS w (key) WHERE NOT (l.account_id || '|' || w.key) = ANY (free_counters))
+      UNION
+      SELECT a.id FROM accounts a WHERE a.id = ANY (wanted) AND NOT a.id = ANY (free_accounts));
+  END;
   FOR acc IN
     SELECT a.id, a.available, a.fee_cash_out_fixed, a.fee_cash_out_percent_bp, a.limit_per_transaction, a.limit_daily, a.limit_nightly
       FROM accounts a
-     WHERE a.id IN (SELECT (x->>'accountId')::bigint FROM jsonb_array_elements(p_items) x
-                    UNION SELECT (x->>'receiverId')::bigint FROM jsonb_array_elements(p_items) x WHERE x->>'receiverId' IS NOT NULL)
-     ORDER BY a.id
-       FOR NO KEY UPDATE
+     WHERE a.id = ANY (wanted) AND NOT a.id = ANY (busy)
   LOOP
     avail := avail || jsonb_build_object(acc.id::text, to_jsonb(acc));
   END LOOP;
   FOR acc IN
     SELECT u.account_id, u.window_key, u.total FROM payout_limit_usage u
-     WHERE u.window_key = ANY (windows)
-       AND u.account_id IN (SELECT (x->>'accountId')::bigint FROM jsonb_array_elements(p_items) x WHERE (x->>'limited')::boolean)
+     WHERE u.window_key = ANY (windows) AND u.account_id = ANY (limited) AND NOT u.account_id = ANY (busy)
   LOOP
     totals := totals || jsonb_build_object(acc.account_id || '|' || acc.window_key, acc.total);
   END LOOP;
@@ -78,6 +130,10 @@ BEGIN
     item := p_items -> (i - 1);
     a_id := (item->>'accountId')::bigint;
     amt := (item->>'amount')::bigint;
+    IF a_id = ANY (busy) OR (item->>'receiverId')::bigint = ANY (busy) THEN
+      res_outcome[i] := 'BUSY';
+      CONTINUE;
+    END IF;
     IF NOT avail ? a_id::text THEN
       res_outcome[i] := 'NOT_FOUND';
       CONTINUE;

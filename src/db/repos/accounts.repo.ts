@@ -51,7 +51,7 @@ export const accountsRepo = {
   async lockInOrder(db: Db, ids: number[]): Promise<void> {
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
     if (sorted.length === 0) return;
-    await db.selectFrom('accounts').select('id').where('id', 'in', sorted).orderBy('id').forNoKeyUpdate().execute();
+    await sql`${prepared('lock_accounts_in_order')}SELECT id FROM accounts WHERE id = ANY (${sorted}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(db);
   },
   async demo(db: Db): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('is_demo', '=', true).executeTakeFirst();

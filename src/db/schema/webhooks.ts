@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType, Json, Timestamp } from '../schema.ts';
 
 // Tables owned by the webhooks feature; its migrations live in src/db/migrations (200-299).
@@ -13,6 +13,10 @@ export interface WebhookSecretsTable {
   /** `whsec_` + base64 of 32 random bytes. */
   secret: string;
   created_at: Timestamp;
+  /** The secret the last rotation replaced: it still signs, beside `secret`, until `previous_valid_until` (migration 975). */
+  previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_valid_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  rotated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface WebhooksTable {
@@ -55,11 +59,13 @@ export interface WebhookLogsTable {
   event_id: number | null;
   delivery_id: number | null;
   webhook_id: number | null;
-  kind: 'delivery' | 'resend';
+  kind: 'delivery' | 'resend' | 'test';
   attempt: number | null;
   url: string;
   status_code: number | null;
   duration_ms: number;
+  /** Set on test deliveries, which belong to no stored event (migration 975). */
+  event_type: ColumnType<EventType | null, EventType | null | undefined, EventType | null>;
   response_excerpt: string | null;
   error: string | null;
   created_at: Timestamp;

@@ -5,6 +5,7 @@
  * against its schema.
  */
 
+import { ADMIN_EXAMPLES } from './admin-examples.ts';
 import { errorExample, type OperationFacts } from './error-examples.ts';
 import { RECORDED_EXAMPLES } from './recorded-examples.ts';
 
@@ -114,6 +115,7 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
             assignedAt: null,
           },
         ],
+        metadata: { total: 1, page: 1, pageSize: 20, totalPages: 1 },
         total: 1,
         page: 1,
         size: 20,
@@ -142,6 +144,7 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
   runStatementCheck: {
     responses: { 200: { id: 12, checkedAt: AT, providerBalance: 15230.4, ourBalance: 15195.4, difference: 35.0, payoutsAwaiting: 1, error: null } },
   },
+  ...ADMIN_EXAMPLES,
 };
 
 /** Every operation's examples: the recorded ones, with the hand-written ones laid over them. */

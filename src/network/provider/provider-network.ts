@@ -28,7 +28,7 @@ import { registerWebhookRegistration } from './webhook-registration.ts';
 export const PROVIDER_LIMITS = {
   /** One exchange, connection included. */
   timeoutMs: 10_000,
-  /** Jobs (payments, checks): 3 tries, 0.25 s doubling to 2 s, jittered: at most ~35 s, inside the 60 s step lease. */
+  /** Jobs (payments, checks): 3 tries, 0.25 s doubling to 2 s, jittered: at most ~35 s; the step's lease is renewed while they run (scheduler.ts). */
   retry: { attempts: 3, baseMs: 250, maxMs: 2_000 } satisfies RetryPolicy,
   /** A customer waits for a charge registration: 2 tries. */
   chargeAttempts: 2,

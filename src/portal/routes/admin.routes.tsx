@@ -266,7 +266,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
           <form class="filters" method="get" action="/portal/admin/audit">
             <div><label for="account">{ctx.t('account')}</label><input id="account" name="account" inputmode="numeric" value={q.account ?? ''} /></div>
             <div><label for="action">{en ? 'Action' : 'Ação'}</label><input id="action" name="action" placeholder="account.limits" value={q.action ?? ''} /></div>
-            <div><label for="actor">{en ? 'Who' : 'Quem'}</label><input id="actor" name="actor" placeholder="admin-token, ops@example.com" value={q.actor ?? ''} /></div>
+            <div><label for="actor">{en ? 'Who' : 'Quem'}</label><input id="actor" name="actor" placeholder="admin-api, ops@example.com" value={q.actor ?? ''} /></div>
             <button class="primary" type="submit">{ctx.t('filter')}</button>
           </form>
           {rows.length === 0 ? <p class="empty">{ctx.t('noneYet')}</p> : (

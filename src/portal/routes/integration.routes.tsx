@@ -5,6 +5,7 @@ import { DomainError, ValidationError } from '../../domain/errors/domain-error.t
 import type { EventType } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
 import { recordAs } from '../../services/audit/audit-log.ts';
+import type { TestAttempt } from '../../services/webhooks/test-delivery.service.ts';
 import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { dateTime } from '../format.ts';
 import { field, refusal, uploadedText } from '../forms.ts';
@@ -18,7 +19,17 @@ const EVENTS: EventType[] = ['cash_in', 'cash_out', 'refund_in', 'refund_out', '
  * admin panel (any account): webhooks, credentials, certificates. `base` is where the forms post.
  */
 export function integrationPages(c: Container) {
-  async function WebhooksSection(props: { ctx: PageContext; accountId: number; base: string; secret?: string; error?: string }) {
+  async function WebhooksSection(props: {
+    ctx: PageContext;
+    accountId: number;
+    base: string;
+    secret?: string;
+    error?: string;
+    /** After a rotation: until when the previous secret still signs (null: there was none). */
+    rotatedUntil?: Date | null;
+    tested?: { event: EventType; attempts: TestAttempt[] };
+    testError?: string;
+  }) {
     const { ctx } = props;
     const en = ctx.lang === 'en';
     const hooks = await c.webhooks.list(props.accountId);
@@ -73,6 +84,17 @@ export function integrationPages(c: Container) {
         <section class="card section" aria-labelledby="secret">
           <h2 id="secret">{en ? 'Signing secret' : 'Segredo de assinatura'}</h2>
           <p class="hint">{en ? 'Every delivery is signed (Standard Webhooks) with this secret.' : 'Toda entrega é assinada (Standard Webhooks) com este segredo.'}</p>
+          {props.rotatedUntil !== undefined ? (
+            <div class="alert alert-info" role="status" id="rotated">
+              {props.rotatedUntil
+                ? en
+                  ? `New secret made. Until ${dateTime(props.rotatedUntil, ctx.lang)} every delivery is signed with both the previous secret and this one; after that, with this one only. Update your receivers now.`
+                  : `Novo segredo criado. Até ${dateTime(props.rotatedUntil, ctx.lang)} cada entrega é assinada com o segredo anterior e com este; depois, só com este. Atualize seus receptores agora.`
+                : en
+                  ? 'New secret made.'
+                  : 'Novo segredo criado.'}
+            </div>
+          ) : null}
           {props.secret ? (
             <div class="copy-row">
               <input id="webhook-secret" class="mono" readonly value={props.secret} aria-label={en ? 'Signing secret' : 'Segredo de assinatura'} />
@@ -84,6 +106,38 @@ export function integrationPages(c: Container) {
               <button class="secondary button" type="submit">{en ? 'Reveal secret' : 'Mostrar segredo'}</button>
             </form>
           )}
+          <form method="post" action={`${props.base}/webhooks/secret/rotate`} style="margin-top: 12px" data-confirm={en ? 'Make a new signing secret? The current one keeps signing for a while beside it.' : 'Criar um novo segredo? O atual continua assinando por um tempo junto com ele.'}>
+            <CsrfField ctx={ctx} />
+            <p class="hint">{en ? 'Rotating makes a new secret; the current one keeps signing beside it for a while, so your receivers can switch without missing a delivery.' : 'Trocar cria um novo segredo; o atual continua assinando junto por um tempo, para seus receptores mudarem sem perder entregas.'}</p>
+            <button class="secondary button" type="submit">{en ? 'Rotate secret' : 'Trocar segredo'}</button>
+          </form>
+        </section>
+        <section class="card section" aria-labelledby="test-event">
+          <h2 id="test-event">{en ? 'Send a test event' : 'Enviar evento de teste'}</h2>
+          <p class="hint">{en ? "A sample of the event, signed like a real delivery (metadata.test: true), sent once to each of the event's URLs." : 'Um exemplo do evento, assinado como uma entrega real (metadata.test: true), enviado uma vez para cada URL do evento.'}</p>
+          {props.testError ? <div class="alert alert-error" role="alert">{props.testError}</div> : null}
+          <form class="stack" method="post" action={`${props.base}/webhooks/test`}>
+            <CsrfField ctx={ctx} />
+            <div>
+              <label for="test-event-type">{en ? 'Event to test' : 'Evento a testar'}</label>
+              <select id="test-event-type" name="event">{EVENTS.map((e) => <option value={e} selected={props.tested?.event === e}>{e}</option>)}</select>
+            </div>
+            <button class="primary" type="submit">{en ? 'Send test event' : 'Enviar evento de teste'}</button>
+          </form>
+          {props.tested ? (
+            <table aria-label={en ? 'Test event result' : 'Resultado do evento de teste'} id="test-result">
+              <thead><tr><th scope="col">URL</th><th scope="col">HTTP</th><th scope="col" class="num">{en ? 'Duration' : 'Duração'}</th></tr></thead>
+              <tbody>
+                {props.tested.attempts.map((a) => (
+                  <tr>
+                    <td class="mono">{a.url}</td>
+                    <td><span class={`pill ${a.delivered ? 'pill-ok' : 'pill-bad'}`}>{a.statusCode ?? (a.error ? a.error.slice(0, 40) : '—')}</span></td>
+                    <td class="num">{`${a.durationMs} ms`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
         </section>
       </>
     );
@@ -267,6 +321,25 @@ export function integrationPages(c: Container) {
     app.post(`${base}/webhooks/secret`, async (request, reply) => {
       const accountId = await accountOf(request);
       return show(request, reply, 'webhooks', { secret: await c.webhooks.secretOf(accountId) });
+    });
+
+    app.post(`${base}/webhooks/secret/rotate`, async (request, reply) => {
+      const accountId = await accountOf(request);
+      const rotated = await c.webhooks.rotateSecret(accountId, recordAs(c.audit, actorOf(request), 'webhook-secret.rotate'));
+      return show(request, reply, 'webhooks', { secret: rotated.secret, rotatedUntil: rotated.previousSecretValidUntil });
+    });
+
+    app.post(`${base}/webhooks/test`, async (request, reply) => {
+      const accountId = await accountOf(request);
+      const event = EVENTS.find((e) => e === field(request.body, 'event'));
+      if (!event) return show(request, reply, 'webhooks', { testError: 'event must be one of: ' + EVENTS.join(', ') }, 400);
+      try {
+        const sent = await c.webhookTests.send(accountId, event, recordAs(c.audit, actorOf(request), 'webhook.test'));
+        return show(request, reply, 'webhooks', { tested: { event, attempts: sent.attempts } });
+      } catch (error) {
+        const refused = refusal(error, request.portal.lang);
+        return show(request, reply, 'webhooks', { testError: refused.message }, refused.status);
+      }
     });
 
     app.post(`${base}/credentials`, async (request, reply) => {

@@ -4,6 +4,7 @@ import { documentType } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
+import { searchAccounts } from '../../db/repos/account-search.repo.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import { DEFAULT_LIMITS, type AccountType } from './account-defaults.ts';
@@ -86,7 +87,10 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
     return change(id, { split_frequency: frequency, updated_at: clock.now() }, audit);
   }
 
-  return { create, get, setLimits, setFees, setSplitFrequency, demo: () => accountsRepo.demo(db) };
+  /** Operators' search (GET /admin/accounts): by name, document, id or PIX key, one page at a time. */
+  const search = (q: string | undefined, asked: { page: number; pageSize: number }) => searchAccounts(db, q, asked);
+
+  return { create, get, search, setLimits, setFees, setSplitFrequency, demo: () => accountsRepo.demo(db) };
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -4,7 +4,7 @@ import type { Clock } from '../../domain/clock.ts';
 
 /** Who made a change and from where: the admin token, or a person signed in to the portal. */
 export interface Actor {
-  /** `admin-token`, `operator:<id>` or `member:<id>`. */
+  /** `admin-api` (the admin token), `operator:<id>` or `member:<id>`. */
   actor: string;
   email: string | null;
   address: string | null;
@@ -64,7 +64,7 @@ export function createAuditLog(deps: { db: Kysely<DB>; clock: Clock }) {
 export type AuditLog = ReturnType<typeof createAuditLog>;
 
 /** The actor of a request made with the admin token. */
-export const adminTokenActor = (address: string | null): Actor => ({ actor: 'admin-token', email: null, address });
+export const adminTokenActor = (address: string | null): Actor => ({ actor: 'admin-api', email: null, address });
 
 /** The parts of an account an audit record shows: limits, fees and split frequency before and after. */
 export function accountSnapshot(row: {

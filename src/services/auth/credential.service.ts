@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
@@ -53,8 +54,23 @@ export function createCredentialService(deps: {
       .execute();
   }
 
+  /** One page of the account's credentials, newest first (never a secret); an unknown account is a 404. */
+  async function page(accountId: number, asked: { page: number; pageSize: number }) {
+    await deps.accounts.get(accountId);
+    return paginate(
+      deps.db
+        .selectFrom('credentials')
+        .select(['client_id', 'scopes', 'created_at', 'revoked_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('client_id'),
+      asked,
+    );
+  }
+
   /** Revokes one of the account's credentials: token requests with it then fail. Another account's answers 404. */
   async function revoke(accountId: number, clientId: string, audit?: ChangeAudit) {
+    await deps.accounts.get(accountId); // an unknown account is a 404 of its own
     // As a certificate's revocation: answered once every instance forgot (access-lease.ts).
     const change = await deps.db.transaction().execute(async (trx) => {
     const row = await trx
@@ -72,7 +88,7 @@ export function createCredentialService(deps: {
     await deps.accessChanges?.confirm(change);
   }
 
-  return { create, list, revoke };
+  return { create, list, page, revoke };
 }
 
 export type CredentialService = ReturnType<typeof createCredentialService>;

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import type { DB } from '../../db/schema.ts';
 import type { StoredJwk } from '../../db/schema/auth.ts';
+import type { ChangeAudit } from '../audit/audit-log.ts';
 import { TOKEN_LIFETIME_S } from './token-claims.ts';
 
 export const SIGNING_ALG = 'ES256';
@@ -30,7 +31,10 @@ export interface SigningKey {
 export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
   const { db, clock } = deps;
   const imported = new Map<string, Promise<CryptoKey>>();
-  let remembered: { row: { kid: string; private_jwk: unknown; created_at: Date }; until: number } | undefined;
+  // Bounded on real time and on the service clock: a retired key verifies for SIGNING_KEY_MEMORY_MS
+  // past a token's lifetime on the service clock, so an instance must not sign with it longer than
+  // that on either clock (the sandbox clock can jump while the real-time memory still holds).
+  let remembered: { row: { kid: string; private_jwk: unknown; created_at: Date }; until: number; untilOnClock: number } | undefined;
 
   const importOnce = (cacheKey: string, jwk: StoredJwk) => {
     let key = imported.get(cacheKey);
@@ -58,9 +62,9 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
   /**
    * Makes a new signing key and retires the current one. Several instances may call this at once:
    * an advisory lock makes them take turns, and `onlyIfOlderThan` lets the later ones see that the
-   * work is done.
+   * work is done. `audit` records the rotation inside its transaction.
    */
-  async function rotate(onlyIfOlderThan?: Date): Promise<string> {
+  async function rotate(onlyIfOlderThan?: Date, audit?: ChangeAudit): Promise<KeyRotation> {
     remembered = undefined;
     const now = clock.now();
     const row = await newKeyRow(now);
@@ -71,10 +75,17 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
         .select(['kid', 'created_at'])
         .where('retired_at', 'is', null)
         .executeTakeFirst();
-      if (active && onlyIfOlderThan && active.created_at > onlyIfOlderThan) return active.kid;
+      if (active && onlyIfOlderThan && active.created_at > onlyIfOlderThan) return { kid: active.kid, previousKid: null, previousKeyValidUntil: null };
       await trx.updateTable('signing_keys').set({ retired_at: now }).where('retired_at', 'is', null).execute();
       await trx.insertInto('signing_keys').values(row).execute();
-      return row.kid;
+      const rotation = { kid: row.kid, previousKid: active?.kid ?? null, previousKeyValidUntil: active ? verifiesUntil(now) : null };
+      await audit?.(trx, {
+        accountId: null,
+        target: `signing-key:${row.kid}`,
+        before: active ? { kid: active.kid } : null,
+        after: { kid: row.kid, previousKeyValidUntil: rotation.previousKeyValidUntil?.toISOString() ?? null },
+      });
+      return rotation;
     });
   }
 
@@ -88,7 +99,7 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
   async function current(): Promise<SigningKey> {
     const now = clock.now();
     let active =
-      remembered && performance.now() < remembered.until
+      remembered && performance.now() < remembered.until && now.getTime() < remembered.untilOnClock
         ? remembered.row
         : await db.selectFrom('signing_keys').select(['kid', 'private_jwk', 'created_at']).where('retired_at', 'is', null).executeTakeFirst();
     if (!active || now.getTime() - active.created_at.getTime() >= ROTATE_AFTER_MS) {
@@ -99,7 +110,7 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
         .where('retired_at', 'is', null)
         .executeTakeFirstOrThrow();
     }
-    if (remembered?.row !== active) remembered = { row: active, until: performance.now() + SIGNING_KEY_MEMORY_MS };
+    if (remembered?.row !== active) remembered = { row: active, until: performance.now() + SIGNING_KEY_MEMORY_MS, untilOnClock: now.getTime() + SIGNING_KEY_MEMORY_MS };
     return { kid: active.kid, key: await importOnce(`private:${active.kid}`, active.private_jwk as StoredJwk) };
   }
 
@@ -132,12 +143,22 @@ export function createSigningKeys(deps: { db: Kysely<DB>; clock: Clock }) {
       });
   }
 
-  return { ensure, rotate: () => rotate(), current, verificationKey, publicKeys };
+  return { ensure, rotate: (audit?: ChangeAudit) => rotate(undefined, audit), current, verificationKey, publicKeys };
 }
+
+/** What a rotation did: the key that signs now, and until when the one it replaced still verifies. */
+export interface KeyRotation {
+  kid: string;
+  previousKid: string | null;
+  previousKeyValidUntil: Date | null;
+}
+
+/** The last moment a key retired at `retiredAt` verifies (and stays in the JWKS). */
+const verifiesUntil = (retiredAt: Date) => new Date(retiredAt.getTime() + TOKEN_LIFETIME_S * 1000 + SIGNING_KEY_MEMORY_MS);
 
 /** A retired key verifies for a token's lifetime after it retired, plus the time another instance may still sign with it. */
 function stillVerifies(retiredAt: Date | null, now: Date): boolean {
-  return retiredAt === null || now.getTime() <= retiredAt.getTime() + TOKEN_LIFETIME_S * 1000 + SIGNING_KEY_MEMORY_MS;
+  return retiredAt === null || now.getTime() <= verifiesUntil(retiredAt).getTime();
 }
 
 export type SigningKeys = ReturnType<typeof createSigningKeys>;

@@ -212,7 +212,14 @@ export function createChargePayments(deps: {
     return { ok: true, receiverTransactionId: result.tx.id, amount: result.tx.original_amount };
   }
 
-  return { payInTrx, onChargePaid, onChargeRejected, payByLocation, findForAccount };
+  /** The charge at this location, locked, and the account it pays (see OnUsCharges.lockForPayment). */
+  async function lockForPayment(trx: Trx<DB>, url: string): Promise<{ accountId: number } | undefined> {
+    const locationId = locationIdOf(config.publicHost, url);
+    const charge = locationId ? await chargesRepo.byLocationIdForUpdate(trx, locationId) : undefined;
+    return charge ? { accountId: charge.account_id } : undefined;
+  }
+
+  return { payInTrx, onChargePaid, onChargeRejected, payByLocation, lockForPayment, findForAccount };
 }
 
 export type ChargePayments = ReturnType<typeof createChargePayments>;

@@ -149,6 +149,24 @@ export function createChargeSplits(deps: {
     return tx;
   }
 
+  /**
+   * Every lock the claimed split jobs need, before any runs: their share rows, then every account
+   * they move money of (the charges' accounts, the on-us recipients) in id order, in one statement.
+   */
+  async function lockSplits(trx: Trx<DB>, jobs: Array<{ payload: SplitJob }>): Promise<void> {
+    const chargeIds = [...new Set(jobs.map((j) => j.payload.chargeId))];
+    if (chargeIds.length === 0) return;
+    await trx.selectFrom('charge_split_payouts').select('id').where('charge_id', 'in', chargeIds).orderBy('id').forUpdate().execute();
+    const charges = await trx.selectFrom('charges').select(['id', 'account_id', 'splits']).where('id', 'in', chargeIds).execute();
+    const keys = charges.flatMap((charge) => {
+      const splits = (charge.splits as StoredSplit[] | null) ?? [];
+      const positions = jobs.filter((j) => j.payload.chargeId === charge.id).flatMap((j) => j.payload.positions);
+      return positions.map((p) => splits[p]).filter((split): split is StoredSplit => split !== undefined).map((split) => splitDictKey(split.pixKey, split.pixKeyType)?.normalized).filter((k): k is string => k !== undefined);
+    });
+    const receivers = keys.length === 0 ? [] : await trx.selectFrom('account_keys').select('account_id').where('key', 'in', [...new Set(keys)]).execute();
+    await accountsRepo.lockInOrder(trx, [...charges.map((c) => c.account_id), ...receivers.map((r) => r.account_id)]);
+  }
+
   scheduler.register<SplitJob>(CHARGE_JOBS.splits, async (trx, job) => {
     const charge = await chargesRepo.byId(trx, job.payload.chargeId);
     if (!charge) return;
@@ -166,7 +184,7 @@ export function createChargeSplits(deps: {
       const payout = await payOut(trx, charge, splits[position]!, row.amount);
       await trx.updateTable('charge_split_payouts').set({ payout_transaction_id: payout.id }).where('id', '=', row.id).execute();
     }
-  });
+  }, { lock: lockSplits });
 
   // The payouts feature's hook for origin `split` emits each payout's CashOut event.
   return { afterPayment };

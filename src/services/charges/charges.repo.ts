@@ -39,6 +39,10 @@ export const chargesRepo = {
     return db.selectFrom('charges').selectAll().where('location_id', '=', locationId).executeTakeFirst();
   },
 
+  async byLocationIdForUpdate(db: Db, locationId: string): Promise<ChargeRow | undefined> {
+    return db.selectFrom('charges').selectAll().where('location_id', '=', locationId).forUpdate().executeTakeFirst();
+  },
+
   /**
    * Moves an ATIVA charge to another status; answers undefined when it was no longer ATIVA, so a
    * payment, an expiry and a cancellation racing each other change it exactly once.

@@ -9,6 +9,12 @@ import type { DB } from '../../db/schema.ts';
  * credits the receiver (its "Pix in", the charge CONFIRMED, its cash_in event).
  */
 export interface OnUsCharges {
+  /**
+   * Locks the charge at this location and names the account it pays, before the payer's admission
+   * locks any account (the one lock order: charge rows, then limit counters, then accounts in id
+   * order; the receiver is locked with the payer). Undefined when the location is not one of ours.
+   */
+  lockForPayment(trx: Trx<DB>, url: string): Promise<{ accountId: number } | undefined>;
   payByLocation(
     trx: Trx<DB>,
     input: {

@@ -14,6 +14,10 @@ import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 import { transact } from '../../db/transact.ts';
+import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
+
+/** A batch's wait for its accounts when none is configured (PGlite: no other session holds them). */
+const DEFAULT_BATCH_LOCK_WAIT_MS = 250;
 
 const TAX_ID_MISMATCH = { errorCode: 'TAX_ID_MISMATCH', errorMessage: 'O documento informado não corresponde ao titular da chave.' };
 
@@ -62,6 +66,10 @@ export function createOutgoingPayouts(deps: {
   institutionIspb: string;
   /** Group-commit batches in flight at once (see payout-batcher.ts); 0 runs every payout alone. */
   batchesInFlight?: number;
+  /** The longest a group-commit batch waits for its accounts before leaving the held ones out. */
+  batchLockWaitMs?: number;
+  /** At most a few payouts of one account hold a pooled connection at once (account-bulkhead.ts). */
+  bulkhead?: AccountBulkhead;
   logger?: Logger;
 }) {
   async function settleOnUs(trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest): Promise<TransactionRow> {
@@ -99,23 +107,29 @@ export function createOutgoingPayouts(deps: {
     return finished ?? tx;
   }
 
-  const admit = createPayoutAdmission({ clock: deps.clock, settlement: deps.settlement, settleOnUs });
+  const admit = createPayoutAdmission({ clock: deps.clock, settlement: deps.settlement, settleOnUs, lockCharge: (trx, url) => deps.onUsCharges.lockForPayment(trx, url) });
 
   /**
    * One payout in its own transaction: a batch of one through the same admission (on-us payouts,
    * those with an `onCreated`, a failed batch's items). A refusal rolls everything back.
    */
   async function alone(req: PayoutRequest): Promise<TransactionRow> {
-    return transact(deps.db, async (trx) => {
-      const [result] = await admit(trx, [req]);
-      if (result instanceof Error) throw result;
-      return result!;
-    });
+    const command = (lockTimeoutMs?: number) =>
+      transact(
+        deps.db,
+        async (trx) => {
+          const [result] = await admit(trx, [req]);
+          if (result instanceof Error) throw result;
+          return result!;
+        },
+        { lockTimeoutMs },
+      );
+    return deps.bulkhead ? deps.bulkhead.run(req.accountId, (turn) => command(turn.lockTimeoutMs)) : command();
   }
 
   const batcher =
     (deps.batchesInFlight ?? 1) > 0
-      ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, logger: deps.logger })
+      ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, lockWaitMs: deps.batchLockWaitMs ?? DEFAULT_BATCH_LOCK_WAIT_MS, logger: deps.logger })
       : undefined;
 
   const batchable = (req: PayoutRequest): req is BatchablePayout =>

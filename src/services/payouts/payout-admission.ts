@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { prepared } from '../../db/prepared.ts';
+import { DatabaseUnavailableError } from '../../db/db-faults.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
 import { cents, MAX_AMOUNT, toBrlNumber } from '../../domain/money.ts';
@@ -14,6 +15,17 @@ import { LIMITED_ORIGINS, limitWindows } from './limits.ts';
 import type { PayoutRequest } from './outgoing-payout.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
+
+/**
+ * A batched payout whose account (or its limit counters) another transaction holds: nothing of it
+ * was written, and it runs again alone, where it waits for the lock within its own bound. A 503
+ * (Retry-After) should it ever reach a client.
+ */
+export class AccountBusyError extends DatabaseUnavailableError {
+  constructor(readonly accountId: number) {
+    super(`account ${accountId} is held by another transaction`);
+  }
+}
 
 /** What `admit_payouts` answers per item. */
 interface Admitted {
@@ -37,6 +49,8 @@ export function createPayoutAdmission(deps: {
   settlement: Pick<Settlement, 'submitStep'>;
   /** Settles an admitted, held on-us payout at once (both sides) in the caller's transaction. */
   settleOnUs: (trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest) => Promise<TransactionRow>;
+  /** Locks one of our charges by its location and names its account (an on-us payment of a charge). */
+  lockCharge: (trx: Trx<DB>, url: string) => Promise<{ accountId: number } | undefined>;
 }) {
   /** What the function needs of one request: the row's own columns, and the next step of a network payout. */
   async function itemOf(db: Db, req: PayoutRequest, index: number, now: Date): Promise<Record<string, unknown> | DomainError> {
@@ -48,6 +62,10 @@ export function createPayoutAdmission(deps: {
       if (!receiver) return new DomainError('PIX_INVALID_PIX_KEY');
       counterpart = req.counterpart(receiver);
     } else counterpart = req.counterpart;
+    // The receiving account is locked with the payer, in id order, by the admission itself; the
+    // charge an on-us payment pays is locked before that (charge rows come before accounts).
+    const receiverId =
+      dest.kind === 'on_us_key' ? dest.receiverAccountId : dest.kind === 'on_us_charge' ? ((await deps.lockCharge(db as Trx<DB>, dest.url))?.accountId ?? null) : null;
     const transactionId = newUuidV4();
     const job =
       dest.kind === 'network'
@@ -58,7 +76,7 @@ export function createPayoutAdmission(deps: {
     return {
       idx: index,
       accountId: req.accountId,
-      receiverId: dest.kind === 'on_us_key' ? dest.receiverAccountId : null,
+      receiverId,
       limited: LIMITED_ORIGINS.has(req.origin),
       amount: req.amount,
       tx: {
@@ -77,7 +95,7 @@ export function createPayoutAdmission(deps: {
   }
 
   /** A refusal in the words of the route that asked. */
-  function refusal(req: PayoutRequest, row: Admitted): DomainError {
+  function refusal(req: PayoutRequest, row: Admitted): DomainError | AccountBusyError {
     const limit = row.detail?.limit === undefined ? undefined : { limit: toBrlNumber(cents(row.detail.limit)) };
     switch (row.outcome) {
       case 'NOT_FOUND':
@@ -92,13 +110,19 @@ export function createPayoutAdmission(deps: {
         return new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: row.detail?.existingTransactionId });
       case 'INSUFFICIENT':
         return new DomainError(req.codes.insufficient);
+      case 'BUSY':
+        return new AccountBusyError(req.accountId);
       default:
         throw new Error(`admit_payouts answered an unknown outcome: ${row.outcome}`);
     }
   }
 
-  /** Answers one row or one error per request, in order. */
-  async function admit(db: Db, requests: PayoutRequest[]): Promise<Array<TransactionRow | Error>> {
+  /**
+   * Answers one row or one error per request, in order. `lockWaitMs` (a group-commit batch outside
+   * any transaction): wait at most that long for the batch's counters and accounts, and answer an
+   * AccountBusyError for the items of accounts still held elsewhere (src/db/functions/admit_payouts.sql).
+   */
+  async function admit(db: Db, requests: PayoutRequest[], options: { lockWaitMs?: number } = {}): Promise<Array<TransactionRow | Error>> {
     const now = deps.clock.now();
     const windows = limitWindows(now);
     const out: Array<TransactionRow | Error | undefined> = new Array(requests.length);
@@ -115,8 +139,8 @@ export function createPayoutAdmission(deps: {
     if (items.length === 0) return out as Array<TransactionRow | Error>;
     const { kind, maxAttempts } = SUBMIT_STEP_JOB;
     const rows = await sql<Admitted>`
-      ${prepared('admit_payouts')}SELECT idx, outcome, detail, tx
-        FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int)`.execute(db);
+      ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
+        FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     rows.rows.forEach((row, k) => {
       const index = positions[k]!;

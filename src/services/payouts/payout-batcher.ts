@@ -4,7 +4,7 @@ import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { PaymentTarget } from '../settlement/settlement.service.ts';
 import type { PayoutRequest } from './outgoing-payout.ts';
-import type { PayoutAdmission } from './payout-admission.ts';
+import { AccountBusyError, type PayoutAdmission } from './payout-admission.ts';
 
 /** A network payout the batcher can take: its counterpart is known and nothing runs after it. */
 export type BatchablePayout = PayoutRequest & { counterpart: Counterpart; destination: { kind: 'network'; target: PaymentTarget } };
@@ -17,11 +17,21 @@ interface Item {
 
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
+/** How long a payout of an account found held elsewhere skips the batches and runs alone. */
+const BUSY_ACCOUNT_ALONE_MS = 1_000;
+
 /**
  * Group commit for network payouts. Requests that arrive while the database is busy (or in the
  * same event-loop turn) are admitted together by the one admission (`payout-admission.ts`): ONE
  * server-side call, one round trip and one durable commit serve the whole batch. A deadlock or serialization failure reruns the batch; any other failure runs each item
  * alone (a batch of one), so one bad item can never fail the others.
+ *
+ * One account never holds up the others' batches (issue 20, item 2): a batch waits at most
+ * `lockWaitMs` for its counters and accounts, and the items of an account still held elsewhere (a
+ * locked row, a command waiting on it) come back busy, without effect, and run alone (through the
+ * account's bulkhead, where they wait within the lock timeout); that account's next payouts skip
+ * the batches for BUSY_ACCOUNT_ALONE_MS. Two batches of this process in flight never share an
+ * account (the second would only wait for the first).
  */
 export function createPayoutBatcher(deps: {
   db: Kysely<DB>;
@@ -30,6 +40,8 @@ export function createPayoutBatcher(deps: {
   alone: (req: PayoutRequest) => Promise<TransactionRow>;
   /** Batches in flight at once: 1 on PGlite (one statement at a time), a few on PostgreSQL. */
   inFlight: number;
+  /** The longest a batch waits for its counters and accounts before leaving the held ones out. */
+  lockWaitMs: number;
   maxBatch?: number;
   logger?: Logger;
 }) {
@@ -37,9 +49,18 @@ export function createPayoutBatcher(deps: {
   const queue: Item[] = [];
   let running = 0;
   let scheduled = false;
-  const stats = { batches: 0, items: 0, retries: 0, fallbacks: 0 };
+  const stats = { batches: 0, items: 0, retries: 0, fallbacks: 0, busy: 0 };
+  /** Accounts in the batches in flight (how many batches each). */
+  const accountsInFlight = new Map<number, number>();
+  /** Accounts found held elsewhere, until when their payouts run alone (performance.now()). */
+  const busyUntil = new Map<number, number>();
 
   function submit(req: BatchablePayout): Promise<TransactionRow> {
+    const until = busyUntil.get(req.accountId);
+    if (until !== undefined) {
+      if (until > performance.now()) return deps.alone(req);
+      busyUntil.delete(req.accountId);
+    }
     return new Promise((resolve, reject) => {
       queue.push({ req, resolve, reject });
       if (!scheduled) {
@@ -59,7 +80,7 @@ export function createPayoutBatcher(deps: {
     const rest: Item[] = [];
     for (const item of queue) {
       const key = item.req.externalId === null ? undefined : `${item.req.accountId}\u0000${item.req.externalId}`;
-      if (batch.length >= maxBatch || (key !== undefined && seen.has(key))) {
+      if (batch.length >= maxBatch || (key !== undefined && seen.has(key)) || accountsInFlight.has(item.req.accountId)) {
         rest.push(item);
         continue;
       }
@@ -74,10 +95,19 @@ export function createPayoutBatcher(deps: {
   function pump() {
     while (running < deps.inFlight && queue.length > 0) {
       const batch = take();
+      // Everything queued belongs to accounts already in flight: the batch that ends pumps again.
+      if (batch.length === 0) return;
+      const accounts = [...new Set(batch.map((item) => item.req.accountId))];
+      for (const a of accounts) accountsInFlight.set(a, (accountsInFlight.get(a) ?? 0) + 1);
       running += 1;
       stats.batches += 1;
       stats.items += batch.length;
       run(batch).finally(() => {
+        for (const a of accounts) {
+          const n = accountsInFlight.get(a)! - 1;
+          if (n === 0) accountsInFlight.delete(a);
+          else accountsInFlight.set(a, n);
+        }
         running -= 1;
         pump();
       });
@@ -88,12 +118,20 @@ export function createPayoutBatcher(deps: {
     for (let attempt = 1; ; attempt++) {
       try {
         // One statement outside any transaction: the admission commits on its own, in one round trip.
-        const outcomes = await deps.admit(deps.db, batch.map((item) => item.req));
+        const outcomes = await deps.admit(deps.db, batch.map((item) => item.req), { lockWaitMs: deps.lockWaitMs });
+        const alone: Item[] = [];
         batch.forEach((item, i) => {
           const o = outcomes[i]!;
-          if (o instanceof Error) item.reject(o);
+          if (o instanceof AccountBusyError) alone.push(item);
+          else if (o instanceof Error) item.reject(o);
           else item.resolve(o);
         });
+        if (alone.length > 0) {
+          stats.busy += alone.length;
+          for (const item of alone) busyUntil.set(item.req.accountId, performance.now() + BUSY_ACCOUNT_ALONE_MS);
+          // Not awaited: the batch slot is free for the others while these wait for their accounts.
+          for (const item of alone) deps.alone(item.req).then(item.resolve, item.reject);
+        }
         return;
       } catch (error) {
         const code = (error as { code?: string })?.code;
@@ -115,7 +153,7 @@ export function createPayoutBatcher(deps: {
 
   return {
     submit,
-    /** Batches run, items they carried, batches rerun (deadlock) and run item by item (failure). */
+    /** Batches run, items they carried, batches rerun (deadlock), run item by item (failure), items of held accounts run alone. */
     stats: () => ({ ...stats }),
   };
 }

@@ -1,11 +1,10 @@
-import type { Transaction as Trx } from 'kysely';
 import { maskDocument } from '../../domain/documents.ts';
 import { toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import type { Counterpart, DB } from '../../db/schema.ts';
+import type { Counterpart } from '../../db/schema.ts';
 import type { OutgoingEvent } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
-import type { Settlement } from '../settlement/settlement.service.ts';
+import type { Settlement, SettlementHook } from '../settlement/settlement.service.ts';
 import { LIMITED_ORIGINS, releasePayoutLimits } from './limits.ts';
 
 /** The version-2 TRANSFER body of a direct transfer (`POST /dict/pix`), sent to the cash_out URLs. */
@@ -30,19 +29,27 @@ export function transferEvent(tx: TransactionRow) {
   };
 }
 
-/** What payouts do when they finish: the cash_out event, and a rejected payout stops counting against limits. */
+/**
+ * What payouts do when they finish: the cash_out event, and a rejected payout stops counting against
+ * limits. One hook object for every payout origin, so a settlement batch gives back all its limits
+ * in one statement (in the counters' key order).
+ */
 export function registerPayoutHooks(deps: { settlement: Pick<Settlement, 'registerHook'> }) {
-  const finished = (payload: (tx: TransactionRow) => Record<string, unknown>) => ({
-    async onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<OutgoingEvent[]> {
-      if (tx.status === 'ERROR' && LIMITED_ORIGINS.has(tx.origin)) {
-        await releasePayoutLimits(trx, tx.account_id, tx.original_amount, tx.created_at);
-      }
-      return [{ accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: payload(tx) }];
-    },
-  });
   const cashOut = (tx: TransactionRow) => transactionEvent('CashOut', tx);
-  deps.settlement.registerHook('cash_out', finished(cashOut));
-  deps.settlement.registerHook('cash_out_qrcode', finished(cashOut));
-  deps.settlement.registerHook('split', finished(cashOut));
-  deps.settlement.registerHook('dict', finished(transferEvent));
+  const payloadOf: Record<string, (tx: TransactionRow) => Record<string, unknown>> = {
+    cash_out: cashOut,
+    cash_out_qrcode: cashOut,
+    split: cashOut,
+    dict: transferEvent,
+  };
+  const hook: SettlementHook = {
+    async onFinished(_trx, tx) {
+      return [{ accountId: tx.account_id, type: 'cash_out', transactionId: tx.id, payload: payloadOf[tx.origin]!(tx) }];
+    },
+    async onBatchFinished(trx, rows) {
+      const rejected = rows.filter((tx) => tx.status === 'ERROR' && LIMITED_ORIGINS.has(tx.origin));
+      await releasePayoutLimits(trx, rejected.map((tx) => ({ accountId: tx.account_id, amount: tx.original_amount, admittedAt: tx.created_at })));
+    },
+  };
+  for (const origin of Object.keys(payloadOf)) deps.settlement.registerHook(origin, hook);
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
+import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
@@ -42,6 +43,10 @@ export function createPayoutsModule(deps: {
   onUsCharges: OnUsCharges;
   /** PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few. */
   engine?: 'postgres' | 'pglite';
+  /** Per-account bound on payouts holding a pooled connection (account-bulkhead.ts). */
+  bulkhead?: AccountBulkhead;
+  /** The sessions' lock timeout (DB_LOCK_TIMEOUT_MS of the database in use). */
+  lockTimeoutMs?: number;
 }) {
   const { config, db, clock, ledger, outbox, logger, network, settlement, idempotency, institution, creditOnUs } = deps;
   registerPayoutHooks({ settlement });
@@ -53,6 +58,10 @@ export function createPayoutsModule(deps: {
     onUsCharges: deps.onUsCharges,
     institutionIspb: config.institutionIspb,
     batchesInFlight: deps.engine === 'postgres' ? 3 : 1,
+    // A batch waits for its accounts at most a quarter of the lock timeout (and 250 ms): a held
+    // account costs the others that much, never the lock timeout.
+    batchLockWaitMs: Math.min(250, Math.max(1, Math.floor((deps.lockTimeoutMs ?? config.database.timeouts.lockMs) / 4))),
+    ...(deps.bulkhead ? { bulkhead: deps.bulkhead } : {}),
     logger,
   });
   const cashOut = createCashOutService({ db, network, payouts, institution });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { DB } from '../../db/schema.ts';
 import type { PortalRole } from '../../db/schema/portal.ts';
 import type { AccountService } from '../accounts/account.service.ts';
@@ -181,8 +182,30 @@ export function createPortalPeopleService(deps: {
     return db.selectFrom('portal_users').select(['id', 'email', 'created_at']).where('role', '=', 'OPERATOR').where('removed_at', 'is', null).orderBy('id').execute();
   }
 
+  /** One page of the account's members (invited or active), oldest first; an unknown account is a 404. */
+  async function memberPage(accountId: number, asked: { page: number; pageSize: number }) {
+    await deps.accounts.get(accountId);
+    const { rows, total } = await paginate(
+      db
+        .selectFrom('portal_users')
+        .select(['id', 'email', 'password_hash', 'created_at'])
+        .where('account_id', '=', accountId)
+        .where('role', '=', 'MEMBER')
+        .where('removed_at', 'is', null)
+        .orderBy('id'),
+      asked,
+    );
+    return { rows: rows.map((r) => ({ id: Number(r.id), email: r.email, active: r.password_hash !== null, createdAt: r.created_at })), total };
+  }
+
+  /** One page of the operators, oldest first. */
+  async function operatorPage(asked: { page: number; pageSize: number }) {
+    return paginate(db.selectFrom('portal_users').select(['id', 'email', 'created_at']).where('role', '=', 'OPERATOR').where('removed_at', 'is', null).orderBy('id'), asked);
+  }
+
   /** Removes a member: their sessions end with them. */
   async function removeMember(actor: Actor, accountId: number, memberId: number) {
+    await deps.accounts.get(accountId);
     await db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('portal_users')
@@ -215,7 +238,7 @@ export function createPortalPeopleService(deps: {
     }
   }
 
-  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, operators, removeMember, ensureDemoMember };
+  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, memberPage, operators, operatorPage, removeMember, ensureDemoMember };
 }
 
 export type PortalPeopleService = ReturnType<typeof createPortalPeopleService>;

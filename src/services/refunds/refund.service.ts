@@ -11,6 +11,7 @@ import type { Settlement } from '../settlement/settlement.service.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
 import { isDevolucaoId, refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
 import { transact } from '../../db/transact.ts';
+import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
 /** What the refund service needs of the one settlement job of outgoing debits (services/settlement). */
 export type OutgoingSettlement = Pick<Settlement, 'start'>;
@@ -49,6 +50,8 @@ export function createRefundService(deps: {
   ledger: Ledger;
   institutionIspb: string;
   settlement: OutgoingSettlement;
+  /** At most a few refunds of one account hold a pooled connection at once (account-bulkhead.ts). */
+  bulkhead?: AccountBulkhead;
 }) {
   async function findOriginal(db: Kysely<DB> | Trx<DB>, accountId: number, ref: OriginalRef) {
     const tx =
@@ -63,6 +66,10 @@ export function createRefundService(deps: {
   }
 
   async function create(cmd: RefundCommand): Promise<RefundResult> {
+    return deps.bulkhead ? deps.bulkhead.run(cmd.accountId, (turn) => createNow(cmd, turn.lockTimeoutMs)) : createNow(cmd, undefined);
+  }
+
+  async function createNow(cmd: RefundCommand, lockTimeoutMs: number | undefined): Promise<RefundResult> {
     const now = deps.clock.now();
     return transact(deps.db, async (trx) => {
       const original = await findOriginal(trx, cmd.accountId, cmd.original);
@@ -143,7 +150,7 @@ export function createRefundService(deps: {
       // The network returns the money to whoever paid the original.
       await deps.settlement.start(trx, tx, { payee: { by: 'refund', originalEndToEndId: original.end_to_end_id!, reason: cmd.description } });
       return { tx, refund, original: { ...original, refunded_amount: refunded } };
-    });
+    }, { lockTimeoutMs });
   }
 
   /** A devolucao by the original's end-to-end id and the client's id (GET of the compatible family). */

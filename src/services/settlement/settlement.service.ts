@@ -1,6 +1,7 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
+import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
@@ -20,6 +21,13 @@ export { paymentOrderOf } from './payment-order.ts';
  */
 export interface SettlementHook {
   onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<OutgoingEvent[]>;
+  /**
+   * Once per finished batch, after every row's `onFinished` and before any balance moves, with all
+   * the batch's rows whose origin this hook object is registered for: for writes whose row locks
+   * must be taken for the whole batch at once in key order (the limit counters), so that two
+   * batches, or a batch and a payout admission, never take them in opposite orders.
+   */
+  onBatchFinished?(trx: Trx<DB>, rows: TransactionRow[]): Promise<void>;
 }
 
 export type Outcome = { status: 'settled'; endToEndId: string; payee?: PayeeReport } | { status: 'rejected'; errorCode: string; errorMessage: string };
@@ -57,9 +65,12 @@ export function createSettlement(deps: {
 
   /**
    * Settles or releases PENDING debits and runs their origins' hooks; a finished row changes
-   * nothing. The rows are locked and finished by one statement, the hooks run in account order
-   * (the order admission locks limit counters in), and the money of every account moves last, one
-   * multi-row statement per direction, so a hot account's row is held only for the end.
+   * nothing. Locks are taken in the one lock order of every money path (docs/decisions.md, "One
+   * lock order"): the rows are locked and finished by one statement; the hooks run in account order
+   * (a refund gives its reservation back to its original row); each hook's batch-wide writes follow
+   * (the limit counters, in key order, by one statement); and the money of every account moves
+   * last, one multi-row statement per direction, with every account of both directions locked first
+   * in id order when there are two, so a hot account's row is held only for the end.
    */
   async function finishMany(trx: Trx<DB>, items: Array<{ id: number; outcome: Outcome }>, counter: SystemAccount = deps.network.ledgerAccount): Promise<TransactionRow[]> {
     if (items.length === 0) return [];
@@ -78,15 +89,24 @@ export function createSettlement(deps: {
     );
     const inLockOrder = [...finished].sort((a, b) => a.account_id - b.account_id || a.id - b.id);
     const events: OutgoingEvent[] = [];
-    for (const row of inLockOrder) events.push(...(await hookOf(row.origin).onFinished(trx, row)));
+    const byHook = new Map<SettlementHook, TransactionRow[]>();
+    for (const row of inLockOrder) {
+      const hook = hookOf(row.origin);
+      events.push(...(await hook.onFinished(trx, row)));
+      byHook.set(hook, [...(byHook.get(hook) ?? []), row]);
+    }
+    for (const [hook, rows] of byHook) await hook.onBatchFinished?.(trx, rows);
     await deps.outbox.emitMany(trx, events);
     const entry = (row: TransactionRow, reason: string) => ({
       accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter, fee: row.fee_amount,
     });
     const settled = finished.filter((r) => r.status === 'CONFIRMED').map((r) => entry(r, 'settle'));
     const released = finished.filter((r) => r.status === 'ERROR').map((r) => entry(r, 'release'));
+    // Two statements would each lock their own accounts in id order, but not the two sets together.
+    const lockedFirst = settled.length > 0 && released.length > 0;
+    if (lockedFirst) await accountsRepo.lockInOrder(trx, finished.map((r) => r.account_id));
     for (const [op, entries] of [['settle', settled], ['release', released]] as const) {
-      const moved = await deps.ledger[op](trx, entries);
+      const moved = await deps.ledger[op](trx, entries, { accountsLockedByCaller: lockedFirst });
       const bad = moved.findIndex((m) => !m.ok);
       if (bad >= 0) throw new Error(`${op} of transaction ${entries[bad]!.transactionId}: ${(moved[bad] as { error: string }).error}`);
     }

@@ -22,7 +22,14 @@ export interface RegistrationInput {
  * The account row is locked while registering, so two concurrent registrations can never both take
  * the third active slot of an event.
  */
-export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: Clock; mode: Mode; resolver: HostResolver }) {
+export function createWebhookRegistrationService(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  mode: Mode;
+  resolver: HostResolver;
+  /** WEBHOOK_SECRET_OVERLAP_S: how long a rotated-out secret still signs beside the new one. */
+  secretOverlapS: number;
+}) {
   const { db, clock } = deps;
 
   async function requireAccount(accountId: number) {
@@ -86,7 +93,26 @@ export function createWebhookRegistrationService(deps: { db: Kysely<DB>; clock: 
     return registrationsRepo.ensureSecret(db, accountId, clock.now());
   }
 
-  return { register, list, remove, secretOf };
+  /**
+   * A new signing secret for the account. Deliveries made until `previousSecretValidUntil` (service
+   * clock) carry a signature by each secret, so receivers can switch at their own pace; after it,
+   * only the new one signs. The secret itself never reaches the audit log.
+   */
+  async function rotateSecret(accountId: number, audit?: ChangeAudit): Promise<{ secret: string; previousSecretValidUntil: Date | null }> {
+    await requireAccount(accountId);
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      const rotated = await registrationsRepo.rotateSecret(trx, accountId, now, new Date(now.getTime() + deps.secretOverlapS * 1000));
+      await audit?.(trx, {
+        accountId,
+        target: `webhook-secret:${accountId}`,
+        after: { previousSecretValidUntil: rotated.previousSecretValidUntil?.toISOString() ?? null },
+      });
+      return rotated;
+    });
+  }
+
+  return { register, list, remove, secretOf, rotateSecret };
 }
 
 export type WebhookRegistrationService = ReturnType<typeof createWebhookRegistrationService>;

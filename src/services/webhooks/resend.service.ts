@@ -4,9 +4,9 @@ import { DomainError, ValidationError } from '../../domain/errors/domain-error.t
 import { transactionsRepo } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
-import { deliveriesRepo, type AttemptLog } from '../../webhooks/deliveries.repo.ts';
+import { deliveriesRepo } from '../../webhooks/deliveries.repo.ts';
+import { oneOffLogs, sendToEach, type OneOffTarget } from '../../webhooks/one-off-attempts.ts';
 import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
-import { deliveryHeaders } from '../../webhooks/relay.ts';
 import type { WebhookTransport } from '../../webhooks/transport.ts';
 import { checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
 
@@ -48,7 +48,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
       .limit(1)
       .executeTakeFirst();
     if (!event) throw new DomainError('WEBHOOK_NO_EVENT', { transactionId: tx.transaction_id, status: tx.status });
-    const targets: Array<{ url: string; headers: WebhookHeader[]; webhookId: number | null }> = oneOffUrl
+    const targets: OneOffTarget[] = oneOffUrl
       ? [{ url: oneOffUrl, headers: [], webhookId: null }]
       : (await registrationsRepo.activeFor(db, accountId, event.type))
           .filter((w) => input.webhookId === undefined || w.id === input.webhookId)
@@ -59,30 +59,11 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
           }));
     if (targets.length === 0) throw new DomainError('WEBHOOK_NO_URL', { eventType: event.type });
 
-    const secret = await registrationsRepo.ensureSecret(db, accountId, clock.now());
+    const secrets = await registrationsRepo.signingSecrets(db, accountId, clock.now());
     const body = event.body ?? JSON.stringify(event.payload);
     const sentAt = clock.now();
-    const attempts = await Promise.all(
-      targets.map(async (target) => {
-        const headers = deliveryHeaders({ secret, messageId: event.event_id, body, custom: target.headers, signedAt: deps.signingClock.now(), traceId: event.trace_id });
-        return { target, result: await deps.transport.send({ url: target.url, body, headers }) };
-      }),
-    );
-    const at = clock.now();
-    const logs: AttemptLog[] = attempts.map(({ target, result }) => ({
-      accountId,
-      eventRowId: event.id,
-      deliveryId: null,
-      webhookId: target.webhookId,
-      kind: 'resend',
-      attempt: null,
-      url: target.url,
-      statusCode: result.statusCode,
-      durationMs: result.durationMs,
-      responseExcerpt: result.responseExcerpt,
-      error: result.error,
-      at,
-    }));
+    const attempts = await sendToEach({ transport: deps.transport, signingClock: deps.signingClock, secrets, messageId: event.event_id, body, targets, traceId: event.trace_id });
+    const logs = oneOffLogs(attempts, { accountId, kind: 'resend', eventRowId: event.id, at: clock.now() });
     const ids = await deliveriesRepo.insertLogs(db, logs);
     const first = attempts[0]!.result;
     const outcome = first.statusCode !== null ? `the receiver answered ${first.statusCode}` : `no answer: ${first.error}`;

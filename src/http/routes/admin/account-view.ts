@@ -29,6 +29,14 @@ export const AccountDetails = Type.Composite([
   }),
 ]);
 
+/** An account as operators' lists show it: what it is and its balance. */
+export const AccountSummary = Type.Composite([AccountCreated, Type.Object({ balance: Type.Object({ available: Brl(), blocked: Brl() }) })]);
+
+export const accountSummaryView = (a: AccountRow): Static<typeof AccountSummary> => ({
+  ...accountCreatedView(a),
+  balance: { available: brl(a.available), blocked: brl(a.blocked) },
+});
+
 export const limitsView = (a: AccountRow): Static<typeof Limits> => ({
   perTransaction: brl(a.limit_per_transaction),
   daily: brl(a.limit_daily),

@@ -17,6 +17,16 @@ import { revokeCertificateRoute } from './revoke-certificate.route.ts';
 import { updateFeesRoute } from './update-fees.route.ts';
 import { updateLimitsRoute } from './update-limits.route.ts';
 import { updateSplitFrequencyRoute } from './update-split-frequency.route.ts';
+import { listAccountsRoute } from './list-accounts.route.ts';
+import { listCredentialsRoute } from './list-credentials.route.ts';
+import { revokeCredentialRoute } from './revoke-credential.route.ts';
+import { listMembersRoute } from './list-members.route.ts';
+import { removeMemberRoute } from './remove-member.route.ts';
+import { listOperatorsRoute } from './list-operators.route.ts';
+import { listWebhookDeliveriesRoute } from './list-webhook-deliveries.route.ts';
+import { rotateWebhookSecretRoute } from './rotate-webhook-secret.route.ts';
+import { sendTestWebhookRoute } from './send-test-webhook.route.ts';
+import { rotateSigningKeyRoute } from './rotate-signing-key.route.ts';
 
 /** Operator routes (decisions section 2); every one needs the admin token. */
 export const adminRoutes: RouteModule[] = [
@@ -39,4 +49,15 @@ export const adminRoutes: RouteModule[] = [
   runStatementCheckRoute,
   createOperatorRoute,
   inviteMemberRoute,
+  // Issue 21 item 3: what the portal's back office does, scriptable.
+  listAccountsRoute,
+  listCredentialsRoute,
+  revokeCredentialRoute,
+  listMembersRoute,
+  removeMemberRoute,
+  listOperatorsRoute,
+  listWebhookDeliveriesRoute,
+  rotateWebhookSecretRoute,
+  sendTestWebhookRoute,
+  rotateSigningKeyRoute,
 ];

@@ -5,6 +5,7 @@ import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts'
 import type { SuspenseItem } from '../../../services/suspense/suspense.service.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { Brl, NumericId } from '../../schemas/common.ts';
+import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 
 const At = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -50,19 +51,22 @@ export const listSuspenseRoute: RouteModule = (app, c) =>
         summary: 'Money received on the pooled account that names no charge of ours, waiting for an operator (newest first)',
         querystring: Type.Object({
           status: Type.Optional(Type.Union([Type.Literal('OPEN'), Type.Literal('ASSIGNED')], { description: 'default: every item' })),
-          page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-          size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          page: PageQuery.page,
+          // No schema default here: `size` (the former name, kept) applies when pageSize is absent.
+          pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'items per page, 1-100 (default 20)' })),
+          size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'the former name of pageSize (kept)' })),
         }),
-        response: { 200: Type.Object({ data: Type.Array(SuspenseItemView), total: Type.Integer(), page: Type.Integer(), size: Type.Integer() }) },
+        // Paged like every admin list ({data, metadata}); total, page and size stay for older scripts.
+        response: { 200: Type.Composite([PageOf(SuspenseItemView), Type.Object({ total: Type.Integer(), page: Type.Integer(), size: Type.Integer() })]) },
       },
     },
     async (request) => {
-      const page = request.query.page ?? 1;
-      const size = request.query.size ?? 20;
-      const { items, total } = await c.suspense.list({ ...(request.query.status ? { status: request.query.status } : {}), page, size });
+      const asked = pageAsked({ page: request.query.page, pageSize: request.query.pageSize ?? request.query.size });
+      const { items, total } = await c.suspense.list({ ...(request.query.status ? { status: request.query.status } : {}), page: asked.page, size: asked.pageSize });
       const ids = items.map((i) => i.assigned_transaction_id).filter((id): id is number => id !== null);
       const uuids = ids.length === 0 ? new Map<number, string>() : new Map((await c.db.selectFrom('transactions').select(['id', 'transaction_id']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r.transaction_id]));
-      return { data: items.map((i) => suspenseItemView(i, i.assigned_transaction_id === null ? null : (uuids.get(Number(i.assigned_transaction_id)) ?? null))), total, page, size };
+      const data = items.map((i) => suspenseItemView(i, i.assigned_transaction_id === null ? null : (uuids.get(Number(i.assigned_transaction_id)) ?? null)));
+      return { ...pageView(data, total, asked), total, page: asked.page, size: asked.pageSize };
     },
   );
 

@@ -1,0 +1,4 @@
+-- Replaced admit_payouts by its version with the group-commit batch's bulkhead (issue 20, item 2;
+-- a new argument, p_wait_ms). The function is code now: src/db/functions/admit_payouts.sql, applied
+-- by migrate by the hash of its content, which also drops the older 7-argument overload. Databases
+-- that ran this migration before keep its record; the function file replaces what it created.
