@@ -1,20 +1,40 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
+import { applyFunctionSources, ensureFunctionTable, FUNCTIONS_FOLDER, readFunctionSources } from './function-sources.ts';
+import { splitStatements } from './sql-text.ts';
 
-const folder = fileURLToPath(new URL('./migrations/', import.meta.url));
+export { splitStatements } from './sql-text.ts';
+
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /**
- * Applies every `migrations/*.sql` not applied yet, in file-name order, each in its own transaction.
+ * Brings the database to this code's schema and server-side functions, in ONE transaction:
+ *   1. the trigger functions of `functions/*.sql` whose content the database does not run yet (the
+ *      migrations create the triggers that need them; a trigger function's creation needs nothing of
+ *      the schema);
+ *   2. every `migrations/*.sql` not applied yet, in file-name order (schema and data changes only);
+ *   3. the other functions of `functions/*.sql` whose content the database does not run yet.
+ * Migrations are tracked by name, function files by the hash of their content (function-sources.ts).
  * An advisory lock makes several instances starting together on one PostgreSQL take turns.
+ * Answers what was applied: migration file names, then `functions/<file>` for each function file.
  */
-export async function migrate(db: Kysely<any>): Promise<string[]> {
+export async function migrate(
+  db: Kysely<any>,
+  folders: { migrations?: string; functions?: string } = {},
+): Promise<string[]> {
+  const folder = folders.migrations ?? MIGRATIONS_FOLDER;
   const files = readdirSync(folder)
     .filter((name) => name.endsWith('.sql'))
     .sort();
+  const functions = readFunctionSources(folders.functions ?? FUNCTIONS_FOLDER);
   const applied: string[] = [];
+  const appliedFunctions: string[] = [];
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(7256001)`.execute(trx);
+    await ensureFunctionTable(trx);
+    appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => f.returnsTrigger))));
     await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY,
       applied_at timestamptz NOT NULL DEFAULT now()
@@ -24,65 +44,21 @@ export async function migrate(db: Kysely<any>): Promise<string[]> {
     );
     for (const name of files) {
       if (done.has(name)) continue;
-      for (const statement of splitStatements(readFileSync(folder + name, 'utf8'))) {
+      for (const statement of splitStatements(readFileSync(path.join(folder, name), 'utf8'))) {
         await sql.raw(statement).execute(trx);
       }
       await sql`INSERT INTO schema_migrations (name) VALUES (${name})`.execute(trx);
       applied.push(name);
     }
+    appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => !f.returnsTrigger))));
   });
-  return applied;
+  return [...applied, ...appliedFunctions];
 }
 
 /** Migration files not applied to this database yet (GET /ready: an instance older than its schema, or newer). */
 export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
-  const files = readdirSync(folder).filter((name) => name.endsWith('.sql'));
+  const files = readdirSync(MIGRATIONS_FOLDER).filter((name) => name.endsWith('.sql'));
   const applied = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db);
   const done = new Set(applied.rows.map((r) => r.name));
   return files.filter((name) => !done.has(name)).sort();
-}
-
-/**
- * Splits a migration into statements, because PGlite's extended protocol runs one at a time.
- * Respects quotes, dollar-quoted bodies and comments.
- */
-export function splitStatements(text: string): string[] {
-  const statements: string[] = [];
-  let current = '';
-  let i = 0;
-  while (i < text.length) {
-    const rest = text.slice(i);
-    const dollar = /^\$[A-Za-z_]*\$/.exec(rest);
-    if (rest.startsWith('--')) {
-      const end = text.indexOf('\n', i);
-      i = end === -1 ? text.length : end + 1;
-      continue;
-    }
-    if (dollar) {
-      const tag = dollar[0];
-      const end = text.indexOf(tag, i + tag.length);
-      const stop = end === -1 ? text.length : end + tag.length;
-      current += text.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    const ch = text[i]!;
-    if (ch === "'") {
-      let j = i + 1;
-      while (j < text.length && !(text[j] === "'" && text[j + 1] !== "'")) j += text[j] === "'" ? 2 : 1;
-      current += text.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (ch === ';') {
-      if (current.trim()) statements.push(current.trim());
-      current = '';
-      i++;
-      continue;
-    }
-    current += ch;
-    i++;
-  }
-  if (current.trim()) statements.push(current.trim());
-  return statements;
 }

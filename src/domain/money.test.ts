@@ -7,8 +7,6 @@ import {
   cents,
   centsFromDecimalString,
   centsFromNumber,
-  feeFor,
-  percentOf,
   toBrlNumber,
   toDecimalString,
 } from './money.ts';
@@ -110,31 +108,6 @@ describe('toBrlNumber / toDecimalString', () => {
   });
 });
 
-describe('percentOf', () => {
-  it.each<[number, number, number]>([
-    [10000, 150, 150], // 1.5% of 100.00
-    [1, 5000, 1], // 0.005 -> half-up -> 0.01
-    [1, 4999, 0],
-    [3, 5000, 2], // 1.5 -> 2
-    [333, 150, 5], // 4.995 -> 5
-    [332, 150, 5], // 4.98 -> 5
-    [100, 49, 0], // 0.49 -> 0
-    [100, 50, 1], // 0.5 -> 1
-    [0, 10000, 0],
-    [99_999_999_999, 10000, 99_999_999_999],
-    [Number.MAX_SAFE_INTEGER, 1, 900_719_925_474], // product far above 2^53
-  ])('%s cents at %s bp = %s', (amount, bp, expected) => {
-    expect(percentOf(cents(amount), bp)).toBe(expected);
-  });
-
-  it.each([-1, 1.5, NaN])('rejects basis points %s', (bp) => {
-    expect(() => percentOf(cents(100), bp)).toThrow(RangeError);
-  });
-  it('rejects a negative amount', () => {
-    expect(() => percentOf(cents(-1), 100)).toThrow(RangeError);
-  });
-});
-
 describe('basisPointsFromPercent', () => {
   it.each<[number, number]>([
     [1.5, 150],
@@ -149,19 +122,6 @@ describe('basisPointsFromPercent', () => {
   });
   it.each([100.01, 101, -1, -0.01, 1.005, 0.001, NaN, Infinity, 1e-7])('%s -> undefined', (percent) => {
     expect(basisPointsFromPercent(percent)).toBeUndefined();
-  });
-});
-
-describe('feeFor', () => {
-  it.each<[number, number, number, number]>([
-    [10000, 0, 0, 0],
-    [10000, 50, 0, 50],
-    [10000, 0, 150, 150],
-    [10000, 50, 150, 200],
-    [333, 10, 150, 15], // 10 + round(4.995)
-    [1, 0, 5000, 1],
-  ])('amount %s, fixed %s, %s bp -> %s', (amount, fixed, bp, expected) => {
-    expect(feeFor(cents(amount), { fixed: cents(fixed), percentBp: bp })).toBe(expected);
   });
 });
 

@@ -67,23 +67,6 @@ export function toDecimalString(c: Cents): string {
   return `${c < 0 ? '-' : ''}${int}.${frac}`;
 }
 
-function assertBasisPoints(bp: number): void {
-  if (!Number.isSafeInteger(bp) || bp < 0) {
-    throw new RangeError(`Basis points must be a non-negative integer: ${bp}`);
-  }
-}
-
-/**
- * amount * bp / 10000, rounded half-up to the cent (decisions 4.8). BigInt keeps it exact even
- * when amount * bp exceeds 2^53.
- */
-export function percentOf(amount: Cents, basisPoints: number): Cents {
-  assertBasisPoints(basisPoints);
-  if (amount < 0) throw new RangeError(`percentOf needs a non-negative amount: ${amount}`);
-  const q = (BigInt(amount) * BigInt(basisPoints) + 5000n) / 10000n;
-  return cents(Number(q));
-}
-
 /** A percent with at most 2 decimals in 0-100 as basis points (1.5 -> 150), exactly, or undefined. */
 export function basisPointsFromPercent(percent: number): number | undefined {
   if (typeof percent !== 'number' || !Number.isFinite(percent)) return undefined;
@@ -94,12 +77,6 @@ export function basisPointsFromPercent(percent: number): number | undefined {
   return bp;
 }
 
-export interface Fee {
-  fixed: Cents;
-  percentBp: number;
-}
-
-/** fixed + percent of the amount; the percent part is rounded on its own, then added. */
 /**
  * A percent with at most 4 decimals in 0-100 as parts per million of the whole (33.3333 -> 333_333),
  * exactly, or undefined: split percentages may be finer than fees.
@@ -116,8 +93,4 @@ export function partsPerMillionFromPercent(percent: number): number | undefined 
 /** Basis points back to a percent for display: 150 -> 1.5. */
 export function percentFromBasisPoints(basisPoints: number): number {
   return basisPoints / 100;
-}
-
-export function feeFor(amount: Cents, fee: Fee): Cents {
-  return cents(fee.fixed + percentOf(amount, fee.percentBp));
 }

@@ -34,7 +34,7 @@ type Db = Kysely<DB> | Trx<DB>;
 
 /**
  * hold: available -> blocked; settle: blocked -> counter; release: blocked -> available; credit:
- * counter -> available. The moves themselves are defined once, in `ledger_apply` (migration 710).
+ * counter -> available. The moves themselves are defined once, in `ledger_apply` (src/db/functions/ledger_apply.sql).
  */
 export type LedgerOperation = 'hold' | 'settle' | 'release' | 'credit';
 
@@ -54,7 +54,7 @@ export interface ApplyOptions {
  */
 export function createLedger(deps: { clock: Clock }) {
   /**
-   * The entries in one server-side call (`ledger_apply`, migration 710): each account's sum by one
+   * The entries in one server-side call (`ledger_apply`, src/db/functions/ledger_apply.sql): each account's sum by one
    * conditional UPDATE, entry by entry where the sum does not fit, and the postings, in one round
    * trip. Results are exactly those of applying the entries one after the other.
    */

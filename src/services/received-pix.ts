@@ -2,9 +2,9 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../domain/ids.ts';
-import { cents, feeFor, type Cents } from '../domain/money.ts';
+import { cents } from '../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../db/repos/transactions.repo.ts';
-import type { AccountRow } from '../db/repos/accounts.repo.ts';
+import type { AccountWithFee } from '../db/repos/accounts.repo.ts';
 import type { Counterpart, DB } from '../db/schema.ts';
 import type { Ledger, SystemAccount } from '../ledger/ledger.ts';
 import type { Outbox } from '../webhooks/outbox.ts';
@@ -13,14 +13,14 @@ import { transactionEvent } from '../webhooks/payloads/transaction-event.ts';
 /**
  * A PIX received with no charge behind it (a sandbox deposit, the receiving side of an on-us
  * payment): a CONFIRMED "Pix in", the account's cash-in fee, the credit and the `cash_in` event, all
- * in the caller's transaction.
+ * in the caller's transaction. The receiver comes read with the cash-in fee of the amount received
+ * (`accountsRepo.withFee(..., 'cash_in', amount)`).
  */
 export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: Outbox }) {
   return async function receivePix(
     trx: Kysely<DB> | Trx<DB>,
-    receiver: AccountRow,
+    { account: receiver, amount, fee }: AccountWithFee,
     input: {
-      amount: Cents;
       origin: string;
       endToEndId: string;
       pixKey: string;
@@ -30,8 +30,7 @@ export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: 
       from: SystemAccount;
     },
   ): Promise<TransactionRow> {
-    const fee = feeFor(input.amount, { fixed: receiver.fee_cash_in_fixed, percentBp: receiver.fee_cash_in_percent_bp });
-    if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, "The receiver's cash-in fee leaves nothing to credit");
+    if (fee >= amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, "The receiver's cash-in fee leaves nothing to credit");
     const now = deps.clock.now();
     const tx = await transactionsRepo.insert(trx, {
       transaction_id: newUuidV4(),
@@ -40,9 +39,9 @@ export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: 
       status: 'CONFIRMED',
       origin: input.origin,
       external_id: null,
-      original_amount: input.amount,
+      original_amount: amount,
       fee_amount: fee,
-      final_amount: cents(input.amount - fee),
+      final_amount: cents(amount - fee),
       end_to_end_id: input.endToEndId,
       pix_key: input.pixKey,
       description: input.description,
@@ -55,7 +54,7 @@ export function createReceivedPix(deps: { clock: Clock; ledger: Ledger; outbox: 
       processed_at: now,
       updated_at: now,
     });
-    const credited = await deps.ledger.creditOne(trx, { accountId: receiver.id, amount: cents(input.amount - fee), transactionId: tx.id, reason: input.origin, counter: input.from, fee });
+    const credited = await deps.ledger.creditOne(trx, { accountId: receiver.id, amount: cents(amount - fee), transactionId: tx.id, reason: input.origin, counter: input.from, fee });
     if (!credited.ok) throw new Error(`credit of received PIX ${tx.id}: ${credited.error}`);
     await deps.outbox.emit(trx, { accountId: receiver.id, type: 'cash_in', transactionId: tx.id, payload: transactionEvent('CashIn', tx) });
     return tx;

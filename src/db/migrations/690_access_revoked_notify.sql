@@ -1,12 +1,8 @@
 -- The bearer guard keeps "this credential and certificate are still active" in memory (issue 12,
 -- item 3). Any change to either table (a revocation, a deletion) notifies `access_changed@<schema>`
 -- at commit, from the changing transaction itself, and every instance forgets what it remembered.
-CREATE OR REPLACE FUNCTION notify_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('access_changed@' || current_schema(), TG_TABLE_NAME);
-  RETURN NULL;
-END
-$$;
+-- The trigger function notify_access_changed is code: src/db/functions/notify_access_changed.sql
+-- (migrate applies trigger functions before the migrations that create their triggers).
 
 CREATE TRIGGER credentials_access_changed AFTER UPDATE OR DELETE ON credentials
   FOR EACH STATEMENT EXECUTE FUNCTION notify_access_changed();

@@ -25,13 +25,6 @@ CREATE TABLE access_instances (
   started_at timestamptz NOT NULL
 );
 
--- Replaces migration 690's function (same triggers): bump the counter, notify its new value.
-CREATE OR REPLACE FUNCTION notify_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  change bigint;
-BEGIN
-  UPDATE access_change SET n = n + 1 RETURNING n INTO change;
-  PERFORM pg_notify('access_changed@' || current_schema(), change::text);
-  RETURN NULL;
-END
-$$;
+-- notify_access_changed (the triggers of migration 690) bumps access_change and notifies its new
+-- value: src/db/functions/notify_access_changed.sql.
+

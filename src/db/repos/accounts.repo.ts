@@ -1,9 +1,20 @@
 import { prepared } from '../prepared.ts';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx, type Updateable } from 'kysely';
+import { cents, type Cents } from '../../domain/money.ts';
 import type { AccountsTable, DB } from '../schema.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 export type AccountRow = Selectable<AccountsTable>;
+
+/** Which of an account's fee settings a movement pays: a PIX credited to it, or its own payout. */
+export type FeeSchedule = 'cash_in' | 'cash_out';
+
+/** An account as read for one movement: the fee of `amount` under one of its schedules, by pix_fee. */
+export interface AccountWithFee {
+  account: AccountRow;
+  amount: Cents;
+  fee: Cents;
+}
 
 export const accountsRepo = {
   async insert(db: Db, row: Insertable<AccountsTable>): Promise<AccountRow> {
@@ -11,6 +22,23 @@ export const accountsRepo = {
   },
   async byId(db: Db, id: number): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  /**
+   * The account with the fee its `schedule` charges on `amount`, computed in the same read by
+   * pix_fee (src/db/functions/pix_fee.sql: the one fee function of every origin).
+   */
+  async withFee(db: Db, id: number, schedule: FeeSchedule, amount: Cents): Promise<AccountWithFee | undefined> {
+    const fixed = schedule === 'cash_in' ? 'fee_cash_in_fixed' : 'fee_cash_out_fixed';
+    const percent = schedule === 'cash_in' ? 'fee_cash_in_percent_bp' : 'fee_cash_out_percent_bp';
+    const row = await db
+      .selectFrom('accounts')
+      .selectAll()
+      .select(sql<number>`pix_fee(${amount}::bigint, ${sql.ref(fixed)}, ${sql.ref(percent)})`.as('fee_of_amount'))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { fee_of_amount: fee, ...account } = row;
+    return { account, amount, fee: cents(fee) };
   },
   /** Locks the account row: limits that sum over a window stay exact under concurrency. */
   async byIdForUpdate(db: Db, id: number): Promise<AccountRow | undefined> {

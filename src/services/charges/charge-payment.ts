@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, isUuidV4 } from '../../domain/ids.ts';
-import { cents, feeFor, toBrlNumber, type Cents } from '../../domain/money.ts';
+import { cents, toBrlNumber, type Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -99,12 +99,11 @@ export function createChargePayments(deps: {
       // Lost a race: the row read above is stale (still ATIVA), so say what the winner made of it.
       return { ok: false, reason: 'NOT_PAYABLE', charge: (await chargesRepo.byId(trx, charge.id)) ?? charge };
     }
-    const account = await accountsRepo.byId(trx, charge.account_id);
-    if (!account) throw new Error(`charge ${charge.id}: account ${charge.account_id} is missing`);
-    const fee = cents(Math.min(
-      feeFor(amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp }),
-      amount,
-    ));
+    const receiver = await accountsRepo.withFee(trx, charge.account_id, 'cash_in', amount);
+    if (!receiver) throw new Error(`charge ${charge.id}: account ${charge.account_id} is missing`);
+    // The payment is booked, never refused: a fee above what was paid (fees raised since the charge
+    // was created, a smaller amount paid) takes all of it.
+    const fee = cents(Math.min(receiver.fee, amount));
     const tx = await chargesRepo.confirmTransaction(trx, charge.transaction_id, {
       amount,
       fee,

@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
-import { feeFor, type Cents } from '../../domain/money.ts';
+import type { Cents } from '../../domain/money.ts';
 import { detectDictKey, splitDictKey } from '../../domain/pix-keys.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
@@ -166,8 +166,9 @@ export function createChargeService(deps: {
     checkExpiration('transaction.expirationTime', input.expirationTime);
     // Decided before anything is stored: provider-unavailable answers 500 with nothing kept.
     const scenario = deps.scenarios(scenarioHeader, 'cash_in');
-    const account = await loadAccount(db, accountId);
-    const fee = feeFor(input.amount, { fixed: account.fee_cash_in_fixed, percentBp: account.fee_cash_in_percent_bp });
+    const priced = await accountsRepo.withFee(db, accountId, 'cash_in', input.amount);
+    if (!priced) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
+    const { account, fee } = priced;
     if (fee >= input.amount) throw new DomainError('PIX_INVALID_AMOUNT', undefined, 'The cash-in fee leaves nothing to credit');
     // A duplicate answers before the network hears of a charge that would never be stored.
     const used = await transactionsRepo.byExternalId(db, accountId, input.externalId);

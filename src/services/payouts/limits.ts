@@ -21,7 +21,7 @@ export function limitWindows(at: Date): { day: string; night: string | undefined
 /**
  * Rejected payouts (ERROR) no longer count: each amount leaves the windows it was admitted in. One
  * statement for a whole settlement batch, locking the counters in key order (account, window), the
- * order `admit_payouts` (migration 720) takes them in: payouts admitted on both sides of midnight
+ * order `admit_payouts` (src/db/functions/admit_payouts.sql) takes them in: payouts admitted on both sides of midnight
  * inside one night count in two day windows and the same night window, and giving them back row by
  * row (day, night, next day) while an admission takes (next day, night) was a deadlock.
  */

@@ -41,10 +41,9 @@ export function createOnUsCredit(deps: { clock: Clock; ledger: Ledger; outbox: O
       description: string | null;
     },
   ): Promise<TransactionRow> {
-    const receiver = await accountsRepo.byId(trx, input.receiverAccountId);
+    const receiver = await accountsRepo.withFee(trx, input.receiverAccountId, 'cash_in', input.amount);
     if (!receiver) throw new DomainError('PIX_INVALID_PIX_KEY');
     return receivePix(trx, receiver, {
-      amount: input.amount,
       origin: 'on_us',
       from: 'onus_clearing',
       endToEndId: input.endToEndId,

@@ -10,6 +10,7 @@ import { transactionFromJson, type TransactionRow } from '../../db/repos/transac
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { paymentOrderOf } from '../settlement/settlement.service.ts';
+import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { LIMITED_ORIGINS, limitWindows } from './limits.ts';
 import type { PayoutRequest } from './outgoing-payout.ts';
 
@@ -35,8 +36,9 @@ interface Admitted {
 }
 
 /**
- * THE admission of payouts: the fee, limit, balance and duplicate rules live in ONE server-side
- * function (`admit_payouts`, migration 720), for a group-commit batch of many or a batch of one.
+ * THE admission of payouts: the limit, balance and duplicate rules and the fee (`pix_fee`) are
+ * applied by ONE server-side function (`admit_payouts`, src/db/functions/admit_payouts.sql), for a
+ * group-commit batch of many or a batch of one.
  * A batch outside a transaction is one statement: one round trip and one commit for the rows, the
  * limit counters, the holds with their postings and the submit steps. Inside a transaction (the
  * single path: on-us payouts, `/dict/pix` storing its idempotent answer) the caller's work goes on
@@ -118,7 +120,7 @@ export function createPayoutAdmission(deps: {
   /**
    * Answers one row or one error per request, in order. `lockWaitMs` (a group-commit batch outside
    * any transaction): wait at most that long for the batch's counters and accounts, and answer an
-   * AccountBusyError for the items of accounts still held elsewhere (migration 965).
+   * AccountBusyError for the items of accounts still held elsewhere (src/db/functions/admit_payouts.sql).
    */
   async function admit(db: Db, requests: PayoutRequest[], options: { lockWaitMs?: number } = {}): Promise<Array<TransactionRow | Error>> {
     const now = deps.clock.now();
@@ -135,8 +137,7 @@ export function createPayoutAdmission(deps: {
       }
     }
     if (items.length === 0) return out as Array<TransactionRow | Error>;
-    const step = deps.settlement.submitStep;
-    const { kind, maxAttempts } = step({ reference: '', kind: 'payout', amount: cents(1), description: null, payee: { by: 'refund', originalEndToEndId: '', reason: null }, orderedAt: now, expiresAt: null, scenario: null });
+    const { kind, maxAttempts } = SUBMIT_STEP_JOB;
     const rows = await sql<Admitted>`
       ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
         FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);

@@ -26,18 +26,17 @@ export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledge
   /** `from`: where the money comes from (the outside world in the sandbox; a network's clearing account). */
   async function deposit(accountId: number, amount: Cents, payer: Payer = DEFAULT_PAYER, e2e?: string, from: SystemAccount = 'world'): Promise<TransactionRow> {
     return transact(deps.db, async (trx) => {
-      const account = await accountsRepo.byId(trx, accountId);
-      if (!account) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
+      const receiver = await accountsRepo.withFee(trx, accountId, 'cash_in', amount);
+      if (!receiver) throw new DomainError('NOT_FOUND', undefined, `Account ${accountId} not found`);
       const endToEnd = e2e ?? endToEndId('E', payer.ispb, deps.clock.now());
       const already = await trx.selectFrom('transactions').selectAll().where('account_id', '=', accountId).where('end_to_end_id', '=', endToEnd).where('kind', '=', 'PAYMENT').executeTakeFirst();
       if (already) return already;
       const bank = bankByIspb(payer.ispb);
-      return receivePix(trx, account, {
-        amount,
+      return receivePix(trx, receiver, {
         origin: 'deposit',
         from,
         endToEndId: endToEnd,
-        pixKey: account.pix_key,
+        pixKey: receiver.account.pix_key,
         description: null,
         counterpart: {
           name: payer.name,

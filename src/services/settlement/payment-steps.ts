@@ -18,6 +18,9 @@ export const PAYMENT_STEPS = {
 
 /** A step that failed unexpectedly retries for about a day (2 s doubling, at most 5 min), then waits for an operator. */
 export const PAYMENT_STEP_MAX_ATTEMPTS = 300;
+
+/** The job a server-side admission writes for a debit it admits (admit_payouts' p_job_kind and p_job_max_attempts). */
+export const SUBMIT_STEP_JOB = { kind: PAYMENT_STEPS.submit, maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS } as const;
 const RETRY_SOON_MS = 5_000;
 
 type CheckAnswer = PaymentStatus | { status: 'finished' };

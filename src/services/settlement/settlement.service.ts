@@ -10,7 +10,7 @@ import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import type { PayeeReport, PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
 import type { Outbox, OutgoingEvent } from '../../webhooks/outbox.ts';
 import { paymentOrderOf, toStepPayload, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
-import { PAYMENT_STEP_MAX_ATTEMPTS, PAYMENT_STEPS, registerPaymentSteps } from './payment-steps.ts';
+import { PAYMENT_STEPS, registerPaymentSteps, SUBMIT_STEP_JOB } from './payment-steps.ts';
 
 export type { PaymentTarget } from './payment-order.ts';
 export { paymentOrderOf } from './payment-order.ts';
@@ -142,7 +142,7 @@ export function createSettlement(deps: {
      */
     submitStep(order: PaymentOrder): { kind: string; maxAttempts: number; payload: Omit<PaymentStepPayload, 'id'> } {
       const { order: serialized } = toStepPayload(0, order);
-      return { kind: PAYMENT_STEPS.submit, maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS, payload: { order: serialized } };
+      return { ...SUBMIT_STEP_JOB, payload: { order: serialized } };
     },
     /**
      * A network notice: the payment with our reference settled or was rejected. Idempotent: a

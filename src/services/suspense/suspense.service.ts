@@ -80,15 +80,14 @@ export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledg
       if (item.assigned_at !== null) {
         throw new DomainError('CONFLICT', { assignedAccountId: item.assigned_account_id }, `Suspense item ${id} was already assigned to account ${item.assigned_account_id}`);
       }
-      const account = await accountsRepo.byId(trx, accountId);
-      if (!account) throw new DomainError('NOT_FOUND', { field: 'accountId' }, `accountId: account ${accountId} not found`);
+      const receiver = await accountsRepo.withFee(trx, accountId, 'cash_in', item.amount);
+      if (!receiver) throw new DomainError('NOT_FOUND', { field: 'accountId' }, `accountId: account ${accountId} not found`);
       const payer = item.payer;
       const bank = bankByIspb(payer.ispb);
-      const tx = await receivePix(trx, account, {
-        amount: item.amount,
+      const tx = await receivePix(trx, receiver, {
         origin: 'suspense',
         endToEndId: item.end_to_end_id,
-        pixKey: account.pix_key,
+        pixKey: receiver.account.pix_key,
         description: null,
         counterpart: {
           name: payer.name,

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { FUNCTIONS_FOLDER, readFunctionSources } from '../../src/db/function-sources.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+/**
+ * Issue 22 item 1 on PostgreSQL: several processes starting at once on one database take turns on
+ * migrate's advisory lock, so the schema and every function file are applied exactly once, and a
+ * changed function file is applied again by exactly one of them.
+ */
+const url = process.env.TEST_DATABASE_URL!;
+const schema = `t_${randomBytes(6).toString('hex')}`;
+const INSTANCES = 4;
+let instances: Database[] = [];
+let functions: string;
+
+beforeAll(async () => {
+  functions = mkdtempSync(path.join(tmpdir(), 'functions-'));
+  cpSync(FUNCTIONS_FOLDER, functions, { recursive: true });
+  // Each its own pool, as separate processes would have. One after the other: openDatabase's
+  // CREATE SCHEMA IF NOT EXISTS (a test isolation aid) is not safe to run concurrently.
+  for (let i = 0; i < INSTANCES; i++) instances.push(await openDatabase({ dataDir: 'memory://', databaseUrl: url, schema, poolSize: 2 }));
+});
+afterAll(async () => {
+  await Promise.all(instances.map((d) => d.close()));
+  rmSync(functions, { recursive: true, force: true });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+});
+
+describe('migrate on PostgreSQL, several instances at once', () => {
+  it('a fresh schema: every migration and function file applied once, by one of them', async () => {
+    const results = await Promise.allSettled(instances.map((d) => migrate(d.db, { functions })));
+    expect(results.map((r) => r.status)).toEqual(Array(INSTANCES).fill('fulfilled'));
+    const lists = results.map((r) => (r as PromiseFulfilledResult<string[]>).value);
+    const applied = lists.flat();
+    expect(new Set(applied).size).toBe(applied.length);
+    expect(lists.filter((l) => l.length > 0)).toHaveLength(1);
+    expect(applied).toEqual(expect.arrayContaining(readFunctionSources(functions).map((s) => `functions/${s.file}`)));
+    const overloads = await sql<{ name: string; n: number }>`
+      SELECT proname AS name, count(*)::int AS n FROM pg_proc WHERE pronamespace = current_schema()::regnamespace GROUP BY proname ORDER BY proname`.execute(instances[0]!.db);
+    expect(overloads.rows).toEqual(readFunctionSources(functions).map((s) => ({ name: s.name, n: 1 })).sort((a, b) => a.name.localeCompare(b.name)));
+  });
+
+  it('a changed function file: exactly one instance applies it again, the others find it current', async () => {
+    const file = path.join(functions, 'admit_payouts.sql');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('BEGIN\n  IF n = 0 THEN RETURN; END IF;', 'BEGIN\n  -- changed by the test\n  IF n = 0 THEN RETURN; END IF;'));
+    const lists = await Promise.all(instances.map((d) => migrate(d.db, { functions })));
+    expect(lists.flat()).toEqual(['functions/admit_payouts.sql']);
+    const source = await sql<{ src: string }>`SELECT prosrc AS src FROM pg_proc WHERE proname = 'admit_payouts' AND pronamespace = current_schema()::regnamespace`.execute(instances[1]!.db);
+    expect(source.rows).toHaveLength(1);
+    expect(source.rows[0]!.src).toContain('-- changed by the test');
+  });
+});
