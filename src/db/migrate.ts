@@ -9,6 +9,10 @@ export { splitStatements } from './sql-text.ts';
 
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations/', import.meta.url));
 
+/** How long an instance waits for another instance's migration (the advisory lock) before giving up. */
+export const MIGRATE_TURN_WAIT_MS = 120_000;
+const MIGRATE_LOCK_KEY = 7256001;
+
 /**
  * Brings the database to this code's schema and server-side functions, in ONE transaction:
  *   1. the trigger functions of `functions/*.sql` whose content the database does not run yet (the
@@ -32,7 +36,7 @@ export async function migrate(
   const applied: string[] = [];
   const appliedFunctions: string[] = [];
   await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(7256001)`.execute(trx);
+    await waitForTurn(trx);
     await ensureFunctionTable(trx);
     appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => f.returnsTrigger))));
     await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -62,3 +66,21 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
   const done = new Set(applied.rows.map((r) => r.name));
   return files.filter((name) => !done.has(name)).sort();
 }
+
+/**
+ * Takes migrate's advisory lock for this transaction, waiting while another instance migrates. The
+ * pool's request-sized bounds (a 3 s lock timeout, a 12 s client query timeout) would stop an instance
+ * that starts beside another one, so the lock is tried in short statements until MIGRATE_TURN_WAIT_MS.
+ */
+async function waitForTurn(trx: Kysely<any>): Promise<void> {
+  const deadline = performance.now() + MIGRATE_TURN_WAIT_MS;
+  for (;;) {
+    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${MIGRATE_LOCK_KEY}) AS locked`.execute(trx);
+    if (rows[0]?.locked) return;
+    if (performance.now() >= deadline) {
+      throw new Error(`another instance has been migrating this database for ${MIGRATE_TURN_WAIT_MS / 1000} s; not starting`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+

@@ -59,4 +59,25 @@ describe('migrate on PostgreSQL, several instances at once', () => {
     expect(source.rows).toHaveLength(1);
     expect(source.rows[0]!.src).toContain('-- changed by the test');
   });
+
+  it('an instance whose turn comes after a migration longer than the pool lock timeout waits for it instead of failing', async () => {
+    // Another instance migrating: it holds migrate's advisory lock for 2 s more than this pool's lock timeout.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    const lockMs = 1000;
+    const late = await openDatabase({ dataDir: 'memory://', databaseUrl: url, schema, poolSize: 2, timeouts: { lockMs } as never });
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock(7256001)');
+      const release = setTimeout(() => void holder.query('COMMIT'), lockMs + 2000);
+      const started = Date.now();
+      await expect(migrate(late.db, { functions })).resolves.toEqual([]);
+      // It waited for the other instance's turn to end (a lock timeout would have answered sooner, with 55P03).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(lockMs + 1500);
+      clearTimeout(release);
+    } finally {
+      await holder.end().catch(() => {});
+      await late.close();
+    }
+  });
 });
