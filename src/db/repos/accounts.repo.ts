@@ -40,9 +40,16 @@ export const accountsRepo = {
     const { fee_of_amount: fee, ...account } = row;
     return { account, amount, fee: cents(fee) };
   },
-  /** Locks the account row: limits that sum over a window stay exact under concurrency. */
+  /**
+   * Locks the account row for the rest of the caller's transaction (one account: for several, in id
+   * order, `lockInOrder`). FOR NO KEY UPDATE, the lock a balance UPDATE takes, never FOR UPDATE: FOR
+   * UPDATE also waits for the FOR KEY SHARE locks that foreign-key checks take on the account
+   * whenever any transaction inserts a row naming it (a transaction, a posting, an event), which
+   * sit outside the lock order; and every later balance update of the account queues behind the
+   * waiting FOR UPDATE, so those implicit locks closed cycles (src/db/README.md, "Lock order").
+   */
   async byIdForUpdate(db: Db, id: number): Promise<AccountRow | undefined> {
-    return db.selectFrom('accounts').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return db.selectFrom('accounts').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
   },
   /**
    * Locks several accounts' rows in id order (the one lock order of every money path: limit

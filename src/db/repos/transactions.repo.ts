@@ -49,15 +49,18 @@ export const transactionsRepo = {
     return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
-  /** Locks the row for the rest of the caller's transaction. */
+  /**
+   * Locks the row for the rest of the caller's transaction: FOR NO KEY UPDATE, which never waits for
+   * the foreign-key checks of rows naming it (a refund's, a child transaction's); see accounts.repo.
+   */
   async byIdForUpdate(db: Db, id: number): Promise<TransactionRow | undefined> {
-    return db.selectFrom('transactions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    return db.selectFrom('transactions').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
   },
 
   /** Locks many rows, in id order (two batches never deadlock on each other). */
   async byIdsForUpdate(db: Db, ids: number[]): Promise<TransactionRow[]> {
     if (ids.length === 0) return [];
-    return db.selectFrom('transactions').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+    return db.selectFrom('transactions').selectAll().where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute();
   },
 
   /**

@@ -39,8 +39,9 @@ export const chargesRepo = {
     return db.selectFrom('charges').selectAll().where('location_id', '=', locationId).executeTakeFirst();
   },
 
+  /** FOR NO KEY UPDATE: it never waits for the foreign-key checks of the split shares naming the charge. */
   async byLocationIdForUpdate(db: Db, locationId: string): Promise<ChargeRow | undefined> {
-    return db.selectFrom('charges').selectAll().where('location_id', '=', locationId).forUpdate().executeTakeFirst();
+    return db.selectFrom('charges').selectAll().where('location_id', '=', locationId).forNoKeyUpdate().executeTakeFirst();
   },
 
   /**
