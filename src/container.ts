@@ -173,7 +173,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement, bulkhead });
+  const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
   // What the network says on its own initiative (payment outcomes, money received, MED notices)
