@@ -153,7 +153,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
   const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
   // Charges: split payouts (settled by the settlement path, on-us through creditOnUs), then payments.
-  const chargeSplits = createChargeSplits({ db, clock, config, ledger, outbox, scheduler, settlement, creditOnUs, logger });
+  // The split payouts go through the payouts' one debit admission (built below; called only when a split job runs).
+  const chargeSplits = createChargeSplits({ db, clock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
   const chargePayments = createChargePayments({
     db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
   });

@@ -63,6 +63,9 @@ export interface PayoutRequest {
   };
 }
 
+/** The one debit admission inside the caller's transaction (`admitIn` below), for the other debit origins. */
+export type AdmitDebit = (trx: Trx<DB>, req: PayoutRequest) => Promise<TransactionRow>;
+
 /**
  * The shared path of every payout the account orders (by key, by QR code, direct transfer): the one
  * admission (fee, limits, the PENDING row, duplicates, the hold, then the network's settlement job or

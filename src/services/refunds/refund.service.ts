@@ -7,14 +7,12 @@ import { transactionsRepo, type TransactionRow } from '../../db/repos/transactio
 import type { DB } from '../../db/schema.ts';
 import type { RefundNature } from '../../db/schema/refunds.ts';
 import type { Counterpart } from '../../db/schema.ts';
-import type { PayoutRequest } from '../payouts/outgoing-payout.ts';
+import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
 import { isDevolucaoId, refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
 import { transact } from '../../db/transact.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
-/** The one debit admission, inside the caller's transaction (services/payouts `admitIn`). */
-export type AdmitDebit = (trx: Trx<DB>, req: PayoutRequest) => Promise<TransactionRow>;
 
 /** Which original: by the public family's id (numeric or transactionId) or by end-to-end id. */
 export type OriginalRef = { by: 'id'; id: string } | { by: 'endToEndId'; endToEndId: string };
