@@ -176,7 +176,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);
-  const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
+  const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement });
   // What the network says on its own initiative (payment outcomes, money received, MED notices)
   // reaches the same services as everything else. The simulator disputes only PIX an account received.
   if (sandboxNetwork) {
