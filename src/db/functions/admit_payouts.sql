@@ -1,7 +1,9 @@
--- admit_payouts: THE admission of payouts, server-side (issues 11 and 12): the only implementation of
--- the limit, balance and duplicate rules (the fee: the account's cash-out fee by pix_fee), for a
--- group-commit batch of many payouts or a batch of one, in ONE call: outside a transaction a batch
--- is one round trip and one commit.
+-- admit_payouts: THE admission of every debit, server-side (issues 11 and 12; issue 22 item 3: the
+-- payouts, refunds and devoluções, split payouts and MED returns, each origin's rules as data in its
+-- items): the only implementation of the limit, balance and duplicate rules (the fee: the account's
+-- cash-out fee by pix_fee, for the origins that pay one), for a group-commit batch of many payouts
+-- or a batch of one, in ONE call: outside a transaction a batch is one round trip and one commit.
+-- (The name stays: a function's argument list and name are what older instances call.)
 --   1. the limit counters (created when missing), then the accounts, locked in key order: the order
 --      every payout and settlement path takes them in;
 --   2. per item, in arrival order, the checks that need no running total: the account exists, the

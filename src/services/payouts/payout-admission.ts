@@ -37,9 +37,10 @@ interface Admitted {
 }
 
 /**
- * THE admission of payouts: the limit, balance and duplicate rules and the fee (`pix_fee`) are
- * applied by ONE server-side function (`admit_payouts`, src/db/functions/admit_payouts.sql), for a
- * group-commit batch of many or a batch of one.
+ * THE admission of every debit (payouts, refunds and devoluções, split payouts, MED returns; each
+ * origin's rules are data, debit-origins.ts): the limit, balance and duplicate rules, the fee
+ * (`pix_fee`) and the hold are applied by ONE server-side function (`admit_payouts`,
+ * src/db/functions/admit_payouts.sql), for a group-commit batch of many or a batch of one.
  * A batch outside a transaction is one statement: one round trip and one commit for the rows, the
  * limit counters, the holds with their postings and the submit steps. Inside a transaction (the
  * single path: on-us payouts, `/dict/pix` storing its idempotent answer) the caller's work goes on
