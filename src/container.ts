@@ -153,7 +153,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
   const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
   // Charges: split payouts (settled by the settlement path, on-us through creditOnUs), then payments.
-  const chargeSplits = createChargeSplits({ db, clock, config, ledger, outbox, scheduler, settlement, creditOnUs, logger });
+  // The split payouts go through the payouts' one debit admission (built below; called only when a split job runs).
+  const chargeSplits = createChargeSplits({ db, clock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
   const chargePayments = createChargePayments({
     db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
   });
@@ -173,9 +174,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
   registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement, bulkhead });
+  const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);
-  const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
+  const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement });
   // What the network says on its own initiative (payment outcomes, money received, MED notices)
   // reaches the same services as everything else. The simulator disputes only PIX an account received.
   if (sandboxNetwork) {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
+import { cashOutBody } from '../payouts/helpers.ts';
 
 let h: Harness;
 let account: { id: number; pixKey: string };
@@ -67,7 +68,8 @@ describe('cash-in splits', () => {
     const created = (
       await chargeWithSplits(200, [
         external(1, { value: 15.5, immediate: true }),
-        { pixKey: receiver.pixKey, pixKeyType: 'RANDOM', name: 'Parceiro', document: cpf(77), type: 'PERCENTAGE', value: 12.5, immediate: true },
+        // The holder's own document: an on-us split is checked like any payout (the next test).
+        { pixKey: receiver.pixKey, pixKeyType: 'RANDOM', name: 'Parceiro', document: receiver.document, type: 'PERCENTAGE', value: 12.5, immediate: true },
       ])
     ).json();
     const before = await h.balance(account.id);
@@ -92,6 +94,50 @@ describe('cash-in splits', () => {
       expect(event.type).toBe('cash_out');
       expect(event.payload).toMatchObject({ event: 'CashOut', status: 'CONFIRMED', movementType: 'DEBIT', originalAmount: payout.original_amount / 100 });
     }
+  });
+
+  it('an on-us split to a key whose holder has another document is rejected like a payout (TAX_ID_MISMATCH): nothing credited, the money stays', async () => {
+    const receiver = await h.createAccount();
+    const created = (
+      await chargeWithSplits(40, [{ pixKey: receiver.pixKey, pixKeyType: 'RANDOM', name: 'Parceiro', document: cpf(77), type: 'FIXED', value: 10, immediate: true }])
+    ).json();
+    const before = await h.balance(account.id);
+    expect((await h.api('POST', `/sandbox/charges/${created.transactionId}/pay`, token, {})).statusCode).toBe(200);
+    await h.runJobs();
+    const [payout] = await payoutsOf(created.transactionId);
+    expect(payout).toMatchObject({ kind: 'WITHDRAW', status: 'ERROR', error_code: 'TAX_ID_MISMATCH', original_amount: 1000 });
+    expect(await h.balance(receiver.id)).toEqual({ available: 0, blocked: 0 });
+    expect(await h.balance(account.id)).toEqual({ available: before.available + 40, blocked: 0 });
+    const event = await h.c.db.selectFrom('events').selectAll().where('transaction_id', '=', payout!.id).executeTakeFirstOrThrow();
+    expect(event.payload).toMatchObject({ event: 'CashOut', status: 'ERROR', errorCode: 'TAX_ID_MISMATCH' });
+    // A cash-out to the same key naming the same wrong document ends the same way.
+    const cashOut = await h.api('POST', '/api/pix/cash-out', token, {
+      value: 10,
+      details: { key: receiver.pixKey, keyType: 'RANDOM', name: 'Parceiro', document: cpf(77) },
+      externalId: `tax-${seq}`,
+    });
+    expect(cashOut.statusCode, cashOut.body).toBe(201);
+    const row = await h.c.db.selectFrom('transactions').selectAll().where('transaction_id', '=', cashOut.json().transactionId).executeTakeFirstOrThrow();
+    expect([row.status, row.error_code]).toEqual(['ERROR', 'TAX_ID_MISMATCH']);
+    expect(await h.balance(receiver.id)).toEqual({ available: 0, blocked: 0 });
+  });
+
+  it('a split share the balance no longer covers is kept as ERROR (INSUFFICIENT_FUNDS) with its CashOut event; nothing moves', async () => {
+    const created = (await chargeWithSplits(30, [external(5, { value: 10, immediate: true })])).json();
+    expect((await h.api('POST', `/sandbox/charges/${created.transactionId}/pay`, token, {})).statusCode).toBe(200);
+    // The account spends everything before the split job runs.
+    const { available } = await h.balance(account.id);
+    const spent = await h.api('POST', '/api/pix/cash-out', token, cashOutBody({ value: available }));
+    expect(spent.statusCode, spent.body).toBe(201);
+    const after = await h.balance(account.id);
+    expect(after.available).toBe(0);
+    await h.runJobs();
+    const [payout] = await payoutsOf(created.transactionId);
+    expect(payout).toMatchObject({ status: 'ERROR', error_code: 'INSUFFICIENT_FUNDS', original_amount: 1000, fee_amount: 0 });
+    expect((await h.balance(account.id)).available).toBe(0);
+    const event = await h.c.db.selectFrom('events').selectAll().where('transaction_id', '=', payout!.id).executeTakeFirstOrThrow();
+    expect(event.payload).toMatchObject({ event: 'CashOut', status: 'ERROR', errorCode: 'INSUFFICIENT_FUNDS' });
+    expect(await h.c.db.selectFrom('postings').select('id').where('transaction_id', '=', payout!.id).execute()).toEqual([]);
   });
 
   it('pays non-immediate splits at the next 00:00 in São Paulo (daily by default), once', async () => {

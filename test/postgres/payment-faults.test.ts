@@ -253,3 +253,86 @@ describe.each<Kind>(['payout', 'refund', 'split'])('a %s killed at each step bou
     await expectOnce(p);
   });
 });
+
+/**
+ * The debits the one admission settles at once, in the transaction that admits them (issue 22 item
+ * 3): a split payout to a key of ours (the split job's transaction) and an approved MED's return
+ * (the approval's transaction). The fault fires as the admitted row is finished; nothing of that
+ * transaction may stay, and running it again moves the money exactly once.
+ */
+describe('debits settled at once through the one admission fail before commit and end exactly once (PostgreSQL)', () => {
+  it('a split payout on-us: the split job fails as it settles, runs again, and pays the share once', async () => {
+    const owner = await payer(h, 100);
+    const partner = await payer(h, 0);
+    const created = await h.api(
+      'POST',
+      '/api/pix/cash-in',
+      owner.token,
+      {
+        transaction: { value: 100, description: 'Venda', externalId: `split-onus-${Date.now()}` },
+        payer: { fullName: 'Cliente', document: cpf(7) },
+        splits: [{ pixKey: partner.pixKey, pixKeyType: 'RANDOM', name: 'Parceiro', document: partner.document, type: 'FIXED', value: 25, immediate: true }],
+      },
+      { 'x-sandbox-scenario': 'pending' },
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await h.api('POST', `/sandbox/charges/${created.json().transactionId}/pay`, owner.token, {})).statusCode).toBe(200);
+    const splitRow = () => h.c.db.selectFrom('transactions').selectAll().where('account_id', '=', owner.id).where('origin', '=', 'split').executeTakeFirst();
+    await armRecordFault();
+    try {
+      await h.c.scheduler.runDue();
+      // The job's transaction rolled back as the admitted payout was being settled: no row, no hold, no credit.
+      expect(h.logLines.some((l) => l.includes('injected fault before commit'))).toBe(true);
+      expect(await splitRow()).toBeUndefined();
+      expect(await h.balance(partner.id)).toEqual({ available: 0, blocked: 0 });
+      expect((await h.balance(owner.id)).blocked).toBe(0);
+      await waitFor(async () => (await splitRow())?.status === 'CONFIRMED', async () => {
+        h.clock.advance(10);
+        await h.c.scheduler.runDue();
+      });
+    } finally {
+      await disarmRecordFault();
+    }
+    await h.c.scheduler.runDue();
+    const rows = await h.c.db.selectFrom('transactions').select(['id', 'status', 'original_amount']).where('account_id', '=', owner.id).where('origin', '=', 'split').execute();
+    expect(rows.map((r) => [r.status, r.original_amount])).toEqual([['CONFIRMED', 2500]]);
+    expect(await h.balance(partner.id)).toEqual({ available: 25, blocked: 0 });
+    expect(await h.balance(owner.id)).toEqual({ available: 100 + 100 - 25, blocked: 0 });
+    const events = await h.c.db.selectFrom('events').select('type').where('transaction_id', '=', rows[0]!.id).execute();
+    expect(events.map((e) => e.type)).toEqual(['cash_out']);
+    expect(await h.c.checkLedger()).toMatchObject({ ok: true });
+  });
+
+  it('a MED return: the approval fails as the return settles, nothing stays; approved again, the money returns once', async () => {
+    const account = await payer(h, 100);
+    const pix = await h.c.db.selectFrom('transactions').select(['id', 'end_to_end_id']).where('account_id', '=', account.id).where('kind', '=', 'PAYMENT').executeTakeFirstOrThrow();
+    const opened = await h.api('POST', '/sandbox/med', account.token, { endToEndId: pix.end_to_end_id, cause: 'SCAM', description: 'golpe', amount: 40 });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const medId = opened.json().id;
+    expect((await h.api('POST', `/sandbox/med/${medId}/transition`, account.token, { to: 'RECEIVED' })).statusCode).toBe(200);
+    expect(await h.balance(account.id)).toEqual({ available: 60, blocked: 40 });
+    const approve = () => h.api('POST', `/sandbox/med/${medId}/transition`, account.token, { to: 'ANALYZED', analysisResult: 'APPROVED', analysisDetails: 'golpe confirmado' });
+    await armRecordFault();
+    try {
+      const failed = await approve();
+      expect(failed.statusCode, failed.body).toBe(500);
+    } finally {
+      await disarmRecordFault();
+    }
+    expect(h.logLines.some((l) => l.includes('injected fault before commit'))).toBe(true);
+    // Nothing of the approval stayed: the MED is still RECEIVED with its block, the PIX unrefunded.
+    expect((await h.api('GET', `/api/med?page=1&pageSize=50`, account.token)).json().data.find((m: { id: number }) => m.id === medId)).toMatchObject({ status: 'RECEIVED' });
+    expect(await h.balance(account.id)).toEqual({ available: 60, blocked: 40 });
+    expect(await h.c.db.selectFrom('transactions').select('id').where('parent_id', '=', pix.id).execute()).toEqual([]);
+    expect((await h.c.db.selectFrom('transactions').select('refunded_amount').where('id', '=', pix.id).executeTakeFirstOrThrow()).refunded_amount).toBe(0);
+    // Approved again, and once more: one return, the second refused by the MED's state.
+    expect((await approve()).statusCode).toBe(200);
+    const again = await approve();
+    expect([again.statusCode, again.json().message]).toEqual([409, 'A MED in ANALYZED cannot move to ANALYZED']);
+    const returns = await h.c.db.selectFrom('transactions').select(['id', 'status', 'origin', 'original_amount']).where('parent_id', '=', pix.id).execute();
+    expect(returns.map((r) => [r.origin, r.status, r.original_amount])).toEqual([['med', 'CONFIRMED', 4000]]);
+    expect((await h.c.db.selectFrom('transactions').select('refunded_amount').where('id', '=', pix.id).executeTakeFirstOrThrow()).refunded_amount).toBe(4000);
+    expect(await h.balance(account.id)).toEqual({ available: 60, blocked: 0 });
+    expect(await h.c.checkLedger()).toMatchObject({ ok: true });
+  });
+});

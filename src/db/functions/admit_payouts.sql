@@ -1,7 +1,9 @@
--- admit_payouts: THE admission of payouts, server-side (issues 11 and 12): the only implementation of
--- the limit, balance and duplicate rules (the fee: the account's cash-out fee by pix_fee), for a
--- group-commit batch of many payouts or a batch of one, in ONE call: outside a transaction a batch
--- is one round trip and one commit.
+-- admit_payouts: THE admission of every debit, server-side (issues 11 and 12; issue 22 item 3: the
+-- payouts, refunds and devoluções, split payouts and MED returns, each origin's rules as data in its
+-- items): the only implementation of the limit, balance and duplicate rules (the fee: the account's
+-- cash-out fee by pix_fee, for the origins that pay one), for a group-commit batch of many payouts
+-- or a batch of one, in ONE call: outside a transaction a batch is one round trip and one commit.
+-- (The name stays: a function's argument list and name are what older instances call.)
 --   1. the limit counters (created when missing), then the accounts, locked in key order: the order
 --      every payout and settlement path takes them in;
 --   2. per item, in arrival order, the checks that need no running total: the account exists, the
@@ -14,8 +16,16 @@
 --   5. the counters raised, the admitted payouts' next jobs inserted, and their holds with postings
 --      (ledger_apply).
 -- Items: [{idx, accountId, receiverId (an on-us payout's receiver, locked with the payers), limited,
---          amount, tx: {the transactions row's own columns}, job: the next job's payload or null}].
--- Answers one row per item: outcome 'admitted' with the stored row, or a refusal code with details.
+--          amount, tx: {the transactions row's own columns}, job: the next job's payload or null,
+--          and the rules of its origin (issue 22 item 3: every debit origin goes through here, its
+--          rules as data; absent, a cash-out's):
+--          kind ('WITHDRAW' | 'REFUND_IN'), chargesFee (the account's cash-out fee; refunds, split
+--          payouts and MED returns pay none), holdReason (the hold's posting reason, 'hold'),
+--          held (the money is already blocked, a MED's: no balance check, no hold),
+--          failWith ({errorCode, errorMessage}: an uncovered debit is kept as ERROR, a split
+--          payout, instead of being refused)}].
+-- Answers one row per item: outcome 'admitted' with the stored row, 'failed' with the ERROR row
+-- (failWith), or a refusal code with details.
 -- The group-commit batch's bulkhead (issue 20, item 2): a batch never waits long on one account.
 -- p_wait_ms NULL (a batch of one inside the caller's transaction, the single path): the locks are
 -- waited for as the session allows (DB_LOCK_TIMEOUT_MS), as before. p_wait_ms set (a group-commit batch, one statement of its own):
@@ -138,7 +148,9 @@ BEGIN
       res_outcome[i] := 'NOT_FOUND';
       CONTINUE;
     END IF;
-    fee := pix_fee(amt, (avail -> a_id::text ->> 'fee_cash_out_fixed')::bigint, (avail -> a_id::text ->> 'fee_cash_out_percent_bp')::int);
+    fee := CASE WHEN COALESCE((item->>'chargesFee')::boolean, true)
+                THEN pix_fee(amt, (avail -> a_id::text ->> 'fee_cash_out_fixed')::bigint, (avail -> a_id::text ->> 'fee_cash_out_percent_bp')::int)
+                ELSE 0 END;
     IF amt + fee > p_max_amount THEN
       res_outcome[i] := 'PIX_INVALID_AMOUNT';
     ELSIF (item->>'limited')::boolean AND amt > (avail -> a_id::text ->> 'limit_per_transaction')::bigint THEN
@@ -157,10 +169,10 @@ BEGIN
       INSERT INTO transactions (transaction_id, account_id, kind, status, origin, family, external_id, original_amount,
                                 fee_amount, final_amount, end_to_end_id, pix_key, description, error_code, error_message,
                                 counterpart, metadata, parent_id, scenario, created_at, processed_at, updated_at)
-      SELECT (x->'tx'->>'transaction_id')::uuid, (x->>'accountId')::bigint, 'WITHDRAW', 'PENDING', x->'tx'->>'origin',
+      SELECT (x->'tx'->>'transaction_id')::uuid, (x->>'accountId')::bigint, COALESCE(x->>'kind', 'WITHDRAW'), 'PENDING', x->'tx'->>'origin',
              x->'tx'->>'family', x->'tx'->>'external_id', (x->>'amount')::bigint, fees[i], (x->>'amount')::bigint + fees[i],
-             NULL, x->'tx'->>'pix_key', x->'tx'->>'description', NULL, NULL,
-             x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), NULL, x->'tx'->>'scenario', p_now, NULL, p_now
+             x->'tx'->>'end_to_end_id', x->'tx'->>'pix_key', x->'tx'->>'description', NULL, NULL,
+             x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), (x->'tx'->>'parent_id')::bigint, x->'tx'->>'scenario', p_now, NULL, p_now
         FROM wanted
        ORDER BY (x->>'accountId')::bigint, x->'tx'->>'external_id'
       ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
@@ -198,8 +210,18 @@ BEGIN
     ELSIF (item->>'limited')::boolean AND p_night IS NOT NULL AND night_total + amt > (avail -> a_id::text ->> 'limit_nightly')::bigint THEN
       res_outcome[i] := 'PIX_NIGHT_LIMIT_EXCEEDED';
       res_detail[i] := jsonb_build_object('limit', (avail -> a_id::text ->> 'limit_nightly')::bigint);
-    ELSIF (avail -> a_id::text ->> 'available')::bigint < amt + fees[i] THEN
+    ELSIF NOT COALESCE((item->>'held')::boolean, false) AND (avail -> a_id::text ->> 'available')::bigint < amt + fees[i] THEN
       res_outcome[i] := 'INSUFFICIENT';
+      IF jsonb_typeof(item->'failWith') = 'object' THEN
+        -- Kept, finished as ERROR: nothing held, nothing counted, no step.
+        UPDATE transactions t SET status = 'ERROR', error_code = item->'failWith'->>'errorCode', error_message = item->'failWith'->>'errorMessage',
+                                  processed_at = p_now, updated_at = p_now
+         WHERE t.id = (res_tx[i]->>'id')::bigint
+        RETURNING to_jsonb(t.*) INTO row_;
+        res_outcome[i] := 'failed';
+        res_tx[i] := row_;
+        CONTINUE;
+      END IF;
     END IF;
     IF res_outcome[i] IS NOT NULL THEN
       refused := refused || (res_tx[i]->>'id')::bigint;
@@ -207,12 +229,14 @@ BEGIN
       CONTINUE;
     END IF;
     res_outcome[i] := 'admitted';
-    avail := jsonb_set(avail, ARRAY[a_id::text, 'available'], to_jsonb((avail -> a_id::text ->> 'available')::bigint - amt - fees[i]));
     IF (item->>'limited')::boolean THEN
       totals := totals || jsonb_build_object(a_id || '|' || p_day, day_total + amt);
       IF p_night IS NOT NULL THEN totals := totals || jsonb_build_object(a_id || '|' || p_night, night_total + amt); END IF;
     END IF;
-    holds := holds || jsonb_build_object('accountId', a_id, 'amount', amt + fees[i], 'transactionId', (res_tx[i]->>'id')::bigint, 'reason', 'hold');
+    -- Money a MED already blocked is not held twice.
+    CONTINUE WHEN COALESCE((item->>'held')::boolean, false);
+    avail := jsonb_set(avail, ARRAY[a_id::text, 'available'], to_jsonb((avail -> a_id::text ->> 'available')::bigint - amt - fees[i]));
+    holds := holds || jsonb_build_object('accountId', a_id, 'amount', amt + fees[i], 'transactionId', (res_tx[i]->>'id')::bigint, 'reason', COALESCE(item->>'holdReason', 'hold'));
   END LOOP;
 
   -- 5. Refused rows gone, counters raised, next jobs written, the money held (postings included).

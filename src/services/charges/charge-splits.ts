@@ -2,21 +2,16 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
 import { splitDictKey, type DictKey } from '../../domain/pix-keys.ts';
 import { nextLocalMidnightUtc } from '../../domain/sao-paulo-time.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
-import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { StoredSplit } from '../../db/schema/charges.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
-import type { Outbox } from '../../webhooks/outbox.ts';
-import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
-import type { OnUsCredit } from '../payouts/on-us.ts';
-import type { Settlement } from '../settlement/settlement.service.ts';
+import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
 
@@ -47,15 +42,12 @@ export function createChargeSplits(deps: {
   db: Kysely<DB>;
   clock: Clock;
   config: Config;
-  ledger: Ledger;
-  outbox: Outbox;
   scheduler: Scheduler;
-  settlement: Pick<Settlement, 'start' | 'finishNow'>;
-  /** The payouts feature's receiving side of an on-us payment. */
-  creditOnUs: OnUsCredit;
+  /** The one debit admission (the payouts feature's `admitIn`), in the split job's transaction. */
+  admitDebit: AdmitDebit;
   logger: Logger;
 }) {
-  const { clock, ledger, outbox, scheduler, settlement } = deps;
+  const { clock, scheduler } = deps;
 
   async function afterPayment(trx: Trx<DB>, charge: ChargeRow, tx: TransactionRow): Promise<void> {
     const splits = (charge.splits as StoredSplit[] | null) ?? [];
@@ -93,60 +85,32 @@ export function createChargeSplits(deps: {
     };
   }
 
+  /**
+   * A share paid out through the one debit admission (DEBIT_ORIGINS.split: no fee, no limits; a
+   * share the balance no longer covers is kept as ERROR and announced, never refused): a key of one
+   * of our accounts settles on-us by the payouts' one on-us settlement, which checks the holder's
+   * document like the receiving bank of any payout would; any other key goes to the network.
+   */
   async function payOut(trx: Trx<DB>, charge: ChargeRow, split: StoredSplit, amount: Cents): Promise<TransactionRow> {
-    const now = clock.now();
     const key = splitDictKey(split.pixKey, split.pixKeyType);
     if (!key) throw new Error(`charge ${charge.id}: split key ${split.pixKey} no longer parses`);
     const receiver = await accountsRepo.byKey(trx, key.normalized);
-    const tx = await transactionsRepo.insert(trx, {
-      transaction_id: newUuidV4(),
-      account_id: charge.account_id,
-      kind: 'WITHDRAW',
-      status: 'PENDING',
+    return deps.admitDebit(trx, {
+      accountId: charge.account_id,
       origin: 'split',
-      external_id: null,
-      original_amount: amount,
-      final_amount: amount,
-      pix_key: key.normalized,
+      family: 'api',
+      externalId: null,
+      amount,
       description: `Split da cobrança ${charge.txid}`,
-      counterpart: JSON.stringify(counterpartOf(split, receiver ? { ispb: deps.config.institutionIspb, name: deps.config.institutionName } : null)),
-      end_to_end_id: null,
-      error_code: null,
-      error_message: null,
-      parent_id: charge.transaction_id,
+      pixKey: key.normalized,
+      counterpart: counterpartOf(split, receiver ? { ispb: deps.config.institutionIspb, name: deps.config.institutionName } : null),
       scenario: null,
-      created_at: now,
-      processed_at: null,
-      updated_at: now,
+      parentId: charge.transaction_id,
+      destination: receiver
+        ? { kind: 'on_us_key', receiverAccountId: receiver.accountId, receiverKey: key.normalized, creditorDocument: split.document }
+        : { kind: 'network', target: { payee: { by: 'key', key, document: split.document, holderDocument: null, ispb: null, name: split.name } } },
+      codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID', insufficient: 'PIX_INSUFFICIENT_BALANCE' },
     });
-    const held = await ledger.holdOne(trx, { accountId: charge.account_id, amount, transactionId: tx.id, reason: 'hold' });
-    if (!held.ok) {
-      // The account spent the money before the split ran: the payout fails like a refused cash-out.
-      const failed = await transactionsRepo.finishPending(trx, tx.id, {
-        status: 'ERROR',
-        at: now,
-        errorCode: 'INSUFFICIENT_FUNDS',
-        errorMessage: 'Saldo insuficiente para pagar o split.',
-      });
-      await outbox.emit(trx, { accountId: charge.account_id, type: 'cash_out', transactionId: tx.id, payload: transactionEvent('CashOut', failed!) });
-      return failed!;
-    }
-    if (receiver) {
-      const e2e = endToEndId('E', deps.config.institutionIspb, now);
-      const account = await accountsRepo.byId(trx, charge.account_id);
-      const settled = await settlement.finishNow(trx, tx, { status: 'settled', endToEndId: e2e });
-      await deps.creditOnUs(trx, {
-        receiverAccountId: receiver.accountId,
-        amount,
-        payer: { name: account?.name ?? '', document: account?.document ?? '' },
-        endToEndId: e2e,
-        pixKey: key.normalized,
-        description: tx.description,
-      });
-      return settled!;
-    }
-    await settlement.start(trx, tx, { payee: { by: 'key', key, document: split.document, holderDocument: null, ispb: null, name: split.name } });
-    return tx;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
-import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
+import { endToEndId } from '../../domain/ids.ts';
 import { cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
@@ -18,6 +18,8 @@ import { findMedMove, type MedMove } from './med-state-machine.ts';
 import { medView, type MedView } from './med-view.ts';
 import { medsRepo, type MedFilter, type MedRow } from './meds.repo.ts';
 import { transact } from '../../db/transact.ts';
+import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
+import type { Settlement } from '../settlement/settlement.service.ts';
 
 /**
  * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
@@ -31,7 +33,12 @@ export function createMedService(deps: {
   ledger: Ledger;
   outbox: Outbox;
   institution: { ispb: string; name: string };
+  /** The one debit admission (the payouts' `admitIn`): an approved MED's return goes through it. */
+  admitDebit: AdmitDebit;
+  /** The settlement path finishes the return; the MED's own events say what happened. */
+  settlement: Pick<Settlement, 'registerHook'>;
 }) {
+  deps.settlement.registerHook('med', { onFinished: async () => [] });
   const view = (med: MedRow, original: TransactionRow | undefined) => medView(med, original, deps.institution);
 
   async function open(report: InfractionReport, options: { requireReconciled: boolean }): Promise<MedView> {
@@ -103,28 +110,24 @@ export function createMedService(deps: {
     if ((await refundsRepo.reserve(trx, original.id, amount)) === undefined) throw new Error('MED refund reservation failed under lock');
     const natureza = refundNatureOf(med.cause);
     const rtrId = endToEndId('D', deps.institution.ispb, now);
-    const tx = await transactionsRepo.insert(trx, {
-      transaction_id: newUuidV4(),
-      account_id: med.account_id,
-      kind: 'REFUND_IN',
-      status: 'CONFIRMED',
+    // The one debit admission (DEBIT_ORIGINS.med: the money is the MED's block, so no balance check
+    // and no second hold; no fee, no limits), settled at once against the MED clearing account.
+    const tx = await deps.admitDebit(trx, {
+      accountId: med.account_id,
       origin: 'med',
-      external_id: null,
-      original_amount: amount,
-      fee_amount: cents(0),
-      final_amount: amount,
-      end_to_end_id: rtrId,
-      pix_key: null,
+      family: 'api',
+      externalId: null,
+      amount,
       description: med.description,
-      error_code: null,
-      error_message: null,
-      counterpart: JSON.stringify(original.counterpart),
-      parent_id: original.id,
+      pixKey: null,
+      counterpart: original.counterpart as Counterpart,
       scenario: null,
-      created_at: now,
-      processed_at: now,
-      updated_at: now,
+      endToEndId: rtrId,
+      parentId: original.id,
+      destination: { kind: 'clearing', counter: 'med_clearing' },
+      codes: { duplicate: 'PIX_REFUND_DUPLICATE_EXTERNAL_ID', insufficient: 'PIX_INSUFFICIENT_BALANCE' },
     });
+    if (tx.status !== 'CONFIRMED') throw new Error(`MED refund ${tx.id} not settled: ${tx.status}`);
     await refundsRepo.insertUnlessIdUsed(trx, {
       transaction_id: tx.id,
       original_id: original.id,
@@ -135,8 +138,6 @@ export function createMedService(deps: {
       description: med.description,
       created_at: now,
     });
-    const settled = await deps.ledger.settleOne(trx, { accountId: med.account_id, amount, transactionId: tx.id, reason: 'med_refund', counter: 'med_clearing' });
-    if (!settled.ok) throw new Error(`MED refund settlement refused: ${settled.error}`);
     return tx.id;
   }
 

@@ -14,6 +14,8 @@ import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 import { transact } from '../../db/transact.ts';
+import type { SystemAccount } from '../../ledger/ledger.ts';
+import type { DebitOrigin } from './debit-origins.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
 /** A batch's wait for its accounts when none is configured (PGlite: no other session holds them). */
@@ -28,12 +30,21 @@ export type Destination =
   /** A key of one of our accounts: both sides settle now (decisions 4.11). */
   | { kind: 'on_us_key'; receiverAccountId: number; receiverKey: string; creditorDocument: string | null }
   /** A charge of ours, by its BR Code location. */
-  | { kind: 'on_us_charge'; url: string; amount: Cents | undefined };
+  | { kind: 'on_us_charge'; url: string; amount: Cents | undefined }
+  /** Settled at once against a clearing account (a MED return: the requesting bank is paid by the MED's own flow). */
+  | { kind: 'clearing'; counter: SystemAccount };
 
+/** A debit of any origin (DEBIT_ORIGINS holds each origin's rules): a payout, a refund, a split payout, a MED return. */
 export interface PayoutRequest {
   accountId: number;
-  origin: 'cash_out' | 'cash_out_qrcode' | 'dict';
+  origin: DebitOrigin;
   family: 'api' | 'bacen';
+  /** The row's public id when the caller needs it beforehand (a refund derives its devolução id from it). */
+  transactionId?: string;
+  /** Set at admission: a refund's return id (rtrId), made when it is asked. */
+  endToEndId?: string;
+  /** The row this debit belongs to: a refund's original, a split payout's charge. */
+  parentId?: number;
   externalId: string | null;
   amount: Cents;
   description: string | null;
@@ -51,6 +62,9 @@ export interface PayoutRequest {
     insufficient: ErrorCode;
   };
 }
+
+/** The one debit admission inside the caller's transaction (`admitIn` below), for the other debit origins. */
+export type AdmitDebit = (trx: Trx<DB>, req: PayoutRequest) => Promise<TransactionRow>;
 
 /**
  * The shared path of every payout the account orders (by key, by QR code, direct transfer): the one
@@ -72,9 +86,18 @@ export function createOutgoingPayouts(deps: {
   bulkhead?: AccountBulkhead;
   logger?: Logger;
 }) {
+  /**
+   * THE on-us settlement of every origin (a payout, a split payout to a key of ours; a payment of our
+   * charge; a MED return to its clearing account), in the payer's transaction, after the admission
+   * held the money. The receiving side checks the holder's document whatever the origin.
+   */
   async function settleOnUs(trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest): Promise<TransactionRow> {
-    const e2e = endToEndId('E', deps.institutionIspb, deps.clock.now());
     const dest = req.destination;
+    if (dest.kind === 'clearing') {
+      const finished = await deps.settlement.finishNow(trx, tx, { status: 'settled', endToEndId: tx.end_to_end_id ?? endToEndId('E', deps.institutionIspb, deps.clock.now()) }, dest.counter);
+      return finished ?? tx;
+    }
+    const e2e = endToEndId('E', deps.institutionIspb, deps.clock.now());
     if (dest.kind === 'on_us_key') {
       const receiver = await accountsRepo.byId(trx, dest.receiverAccountId);
       if (dest.creditorDocument !== null && receiver && receiver.document !== dest.creditorDocument) {
@@ -110,6 +133,18 @@ export function createOutgoingPayouts(deps: {
   const admit = createPayoutAdmission({ clock: deps.clock, settlement: deps.settlement, settleOnUs, lockCharge: (trx, url) => deps.onUsCharges.lockForPayment(trx, url) });
 
   /**
+   * One debit inside the caller's transaction (a refund with its reservation, a split job, a MED
+   * approval): the same admission as a payout alone; a refusal throws (the caller's transaction
+   * rolls back), an origin that keeps uncovered debits (`failWith`) answers its ERROR row.
+   */
+  async function admitIn(trx: Trx<DB>, req: PayoutRequest): Promise<TransactionRow> {
+    if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+    const [result] = await admit(trx, [req]);
+    if (result instanceof Error) throw result;
+    return result!;
+  }
+
+  /**
    * One payout in its own transaction: a batch of one through the same admission (on-us payouts,
    * those with an `onCreated`, a failed batch's items). A refusal rolls everything back.
    */
@@ -141,7 +176,7 @@ export function createOutgoingPayouts(deps: {
     return alone(req);
   }
 
-  return { create, batchStats: () => batcher?.stats() };
+  return { create, admitIn, batchStats: () => batcher?.stats() };
 }
 
 export type OutgoingPayouts = ReturnType<typeof createOutgoingPayouts>;

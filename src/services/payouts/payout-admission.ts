@@ -11,7 +11,8 @@ import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { paymentOrderOf } from '../settlement/settlement.service.ts';
 import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
-import { LIMITED_ORIGINS, limitWindows } from './limits.ts';
+import { limitWindows } from './limits.ts';
+import { DEBIT_ORIGINS } from './debit-origins.ts';
 import type { PayoutRequest } from './outgoing-payout.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
@@ -36,9 +37,10 @@ interface Admitted {
 }
 
 /**
- * THE admission of payouts: the limit, balance and duplicate rules and the fee (`pix_fee`) are
- * applied by ONE server-side function (`admit_payouts`, src/db/functions/admit_payouts.sql), for a
- * group-commit batch of many or a batch of one.
+ * THE admission of every debit (payouts, refunds and devoluções, split payouts, MED returns; each
+ * origin's rules are data, debit-origins.ts): the limit, balance and duplicate rules, the fee
+ * (`pix_fee`) and the hold are applied by ONE server-side function (`admit_payouts`,
+ * src/db/functions/admit_payouts.sql), for a group-commit batch of many or a batch of one.
  * A batch outside a transaction is one statement: one round trip and one commit for the rows, the
  * limit counters, the holds with their postings and the submit steps. Inside a transaction (the
  * single path: on-us payouts, `/dict/pix` storing its idempotent answer) the caller's work goes on
@@ -46,7 +48,7 @@ interface Admitted {
  */
 export function createPayoutAdmission(deps: {
   clock: Clock;
-  settlement: Pick<Settlement, 'submitStep'>;
+  settlement: Pick<Settlement, 'submitStep' | 'announceUnheld'>;
   /** Settles an admitted, held on-us payout at once (both sides) in the caller's transaction. */
   settleOnUs: (trx: Trx<DB>, payer: AccountRow, tx: TransactionRow, req: PayoutRequest) => Promise<TransactionRow>;
   /** Locks one of our charges by its location and names its account (an on-us payment of a charge). */
@@ -66,24 +68,33 @@ export function createPayoutAdmission(deps: {
     // charge an on-us payment pays is locked before that (charge rows come before accounts).
     const receiverId =
       dest.kind === 'on_us_key' ? dest.receiverAccountId : dest.kind === 'on_us_charge' ? ((await deps.lockCharge(db as Trx<DB>, dest.url))?.accountId ?? null) : null;
-    const transactionId = newUuidV4();
+    const rules = DEBIT_ORIGINS[req.origin];
+    const transactionId = req.transactionId ?? newUuidV4();
     const job =
       dest.kind === 'network'
         ? deps.settlement.submitStep(
-            paymentOrderOf({ transaction_id: transactionId, kind: 'WITHDRAW', original_amount: req.amount, description: req.description, created_at: now, scenario: req.scenario }, dest.target),
+            paymentOrderOf({ transaction_id: transactionId, kind: rules.kind, original_amount: req.amount, description: req.description, created_at: now, scenario: req.scenario }, dest.target),
           )
         : undefined;
     return {
       idx: index,
       accountId: req.accountId,
       receiverId,
-      limited: LIMITED_ORIGINS.has(req.origin),
+      // The origin's rules, as data (debit-origins.ts; admit_payouts reads them per item).
+      limited: rules.limited,
+      kind: rules.kind,
+      chargesFee: rules.chargesFee,
+      holdReason: rules.holdReason,
+      held: rules.held,
+      failWith: 'failWith' in rules ? rules.failWith : null,
       amount: req.amount,
       tx: {
         transaction_id: transactionId,
         origin: req.origin,
         family: req.family,
         external_id: req.externalId,
+        end_to_end_id: req.endToEndId ?? null,
+        parent_id: req.parentId ?? null,
         pix_key: req.pixKey,
         description: req.description,
         counterpart,
@@ -142,6 +153,7 @@ export function createPayoutAdmission(deps: {
       ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
         FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
+    const failed: TransactionRow[] = [];
     rows.rows.forEach((row, k) => {
       const index = positions[k]!;
       const req = requests[index]!;
@@ -149,8 +161,14 @@ export function createPayoutAdmission(deps: {
         const tx = transactionFromJson(row.tx!);
         out[index] = tx;
         admitted.push({ index, tx });
+      } else if (row.outcome === 'failed') {
+        const tx = transactionFromJson(row.tx!);
+        out[index] = tx;
+        failed.push(tx);
       } else out[index] = refusal(req, row);
     });
+    // Kept as ERROR by its origin's rule (`failWith`): announced like a rejected debit.
+    for (const tx of failed) await deps.settlement.announceUnheld(db as Trx<DB>, tx);
     // The single path's work, in its transaction: on-us payouts settle both sides, then `onCreated`.
     for (const { index, tx } of admitted) {
       const req = requests[index]!;

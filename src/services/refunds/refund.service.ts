@@ -2,19 +2,17 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
-import { cents, toBrlNumber, type Cents } from '../../domain/money.ts';
+import { toBrlNumber, type Cents } from '../../domain/money.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { RefundNature } from '../../db/schema/refunds.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
-import type { Settlement } from '../settlement/settlement.service.ts';
+import type { Counterpart } from '../../db/schema.ts';
+import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
 import { isDevolucaoId, refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
 import { transact } from '../../db/transact.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
-/** What the refund service needs of the one settlement job of outgoing debits (services/settlement). */
-export type OutgoingSettlement = Pick<Settlement, 'start'>;
 
 /** Which original: by the public family's id (numeric or transactionId) or by end-to-end id. */
 export type OriginalRef = { by: 'id'; id: string } | { by: 'endToEndId'; endToEndId: string };
@@ -41,15 +39,16 @@ export interface RefundResult {
 
 /**
  * Refunds of received PIX by both families (`POST /api/pix/refund-in/{id}` and `PUT
- * /pix/{e2eid}/devolucao/{id}`): one model, one transaction per command. The refund holds like a
- * payout and the settlement job settles or rejects it; the hooks in refund-settlement.ts report it.
+ * /pix/{e2eid}/devolucao/{id}`): one model, one transaction per command. The refund reserves its
+ * amount on the original, then goes through the one debit admission like a payout; the settlement
+ * job settles or rejects it; the hooks in refund-settlement.ts report it.
  */
 export function createRefundService(deps: {
   db: Kysely<DB>;
   clock: Clock;
-  ledger: Ledger;
   institutionIspb: string;
-  settlement: OutgoingSettlement;
+  /** Admits, holds and schedules the refund like every debit (balance, duplicates, hold, step). */
+  admitDebit: AdmitDebit;
   /** At most a few refunds of one account hold a pooled connection at once (account-bulkhead.ts). */
   bulkhead?: AccountBulkhead;
 }) {
@@ -72,7 +71,11 @@ export function createRefundService(deps: {
   async function createNow(cmd: RefundCommand, lockTimeoutMs: number | undefined): Promise<RefundResult> {
     const now = deps.clock.now();
     return transact(deps.db, async (trx) => {
-      const original = await findOriginal(trx, cmd.accountId, cmd.original);
+      // The original first (transaction rows come before accounts in the one lock order): every
+      // refund and MED return of one PIX waits here for the one before it, then sees what it did.
+      const found = await findOriginal(trx, cmd.accountId, cmd.original);
+      const original = await transactionsRepo.byIdForUpdate(trx, found.id);
+      if (!original || original.status !== 'CONFIRMED') throw new DomainError('NOT_FOUND', undefined, 'Original transaction not found, or not a received PIX');
       if (refundDeadlinePassed(original, now)) {
         throw new DomainError(cmd.family === 'api' ? 'PIX_REFUND_DEADLINE_EXCEEDED' : 'DEVOLUCAO_DEADLINE_EXCEEDED', {
           receivedAt: (original.processed_at ?? original.created_at).toISOString(),
@@ -84,45 +87,45 @@ export function createRefundService(deps: {
       // can use; the public family's externalId stays as the client sent it.
       const refundId = cmd.refundId !== undefined && isDevolucaoId(cmd.refundId) ? cmd.refundId : transactionId.replaceAll('-', '');
       const externalId = cmd.refundId ?? refundId;
+      // The devolucao id is unique per original only, so it is not an account-wide externalId.
+      const accountExternalId = cmd.family === 'api' ? externalId : null;
+      const idInUse = () =>
+        cmd.family === 'bacen' ? new DomainError('DEVOLUCAO_ID_IN_USE', { id: refundId }) : new DomainError('PIX_REFUND_DUPLICATE_EXTERNAL_ID', { externalId });
+      // Duplicates answer before the amount, as they always did (a retry of a refund that took the
+      // whole PIX is told it is a duplicate); under the original's lock these reads are exact for
+      // this original, and the unique indexes decide the rest below.
+      if (accountExternalId !== null) {
+        const existing = await transactionsRepo.byExternalId(trx, cmd.accountId, accountExternalId);
+        if (existing) throw new DomainError('PIX_REFUND_DUPLICATE_EXTERNAL_ID', { externalId: accountExternalId, existingTransactionId: existing.transaction_id });
+      }
+      if (await refundsRepo.byRefundId(trx, original.id, refundId)) throw idInUse();
+      const refunded = await refundsRepo.reserve(trx, original.id, cmd.amount);
+      if (refunded === undefined) {
+        throw new DomainError('PIX_REFUND_AMOUNT_EXCEEDS_REFUNDABLE', {
+          refundableAmount: toBrlNumber(remainingRefundable(original)),
+          requestedAmount: toBrlNumber(cmd.amount),
+        });
+      }
+      // The one debit admission (balance, duplicates, the hold, the network's submit step); a
+      // refund carries no fee and no limits (DEBIT_ORIGINS): the payer gets back exactly this.
       const rtrId = endToEndId('D', deps.institutionIspb, now);
-      const row = {
-        transaction_id: transactionId,
-        account_id: cmd.accountId,
-        kind: 'REFUND_IN' as const,
-        status: 'PENDING' as const,
+      const tx = await deps.admitDebit(trx, {
+        accountId: cmd.accountId,
         origin: cmd.family === 'api' ? 'refund_in' : 'devolucao',
         family: cmd.family,
-        // The devolucao id is unique per original only, so it is not an account-wide externalId.
-        external_id: cmd.family === 'api' ? externalId : null,
-        // Refunds carry no fee: the payer gets back exactly what is refunded.
-        original_amount: cmd.amount,
-        fee_amount: cents(0),
-        final_amount: cmd.amount,
-        end_to_end_id: rtrId,
-        pix_key: null,
+        transactionId,
+        externalId: accountExternalId,
+        amount: cmd.amount,
         description: cmd.description,
-        error_code: null,
-        error_message: null,
-        counterpart: JSON.stringify(original.counterpart),
-        parent_id: original.id,
+        pixKey: null,
+        counterpart: original.counterpart as Counterpart,
         scenario: cmd.scenario,
-        created_at: now,
-        processed_at: null,
-        updated_at: now,
-      };
-      let tx: TransactionRow;
-      if (row.external_id !== null) {
-        const inserted = await transactionsRepo.insertUnlessExternalIdUsed(trx, row);
-        if (!inserted.created) {
-          throw new DomainError('PIX_REFUND_DUPLICATE_EXTERNAL_ID', {
-            externalId: row.external_id,
-            existingTransactionId: inserted.row.transaction_id,
-          });
-        }
-        tx = inserted.row;
-      } else {
-        tx = await transactionsRepo.insert(trx, row);
-      }
+        endToEndId: rtrId,
+        parentId: original.id,
+        // The network returns the money to whoever paid the original.
+        destination: { kind: 'network', target: { payee: { by: 'refund', originalEndToEndId: original.end_to_end_id!, reason: cmd.description } } },
+        codes: { duplicate: 'PIX_REFUND_DUPLICATE_EXTERNAL_ID', insufficient: 'PIX_INSUFFICIENT_BALANCE' },
+      });
       const refund = await refundsRepo.insertUnlessIdUsed(trx, {
         transaction_id: tx.id,
         original_id: original.id,
@@ -133,22 +136,7 @@ export function createRefundService(deps: {
         description: cmd.description,
         created_at: now,
       });
-      if (!refund) {
-        if (cmd.family === 'bacen') throw new DomainError('DEVOLUCAO_ID_IN_USE', { id: refundId });
-        throw new DomainError('PIX_REFUND_DUPLICATE_EXTERNAL_ID', { externalId });
-      }
-      const refunded = await refundsRepo.reserve(trx, original.id, cmd.amount);
-      if (refunded === undefined) {
-        const current = (await transactionsRepo.byId(trx, original.id))!;
-        throw new DomainError('PIX_REFUND_AMOUNT_EXCEEDS_REFUNDABLE', {
-          refundableAmount: toBrlNumber(remainingRefundable(current)),
-          requestedAmount: toBrlNumber(cmd.amount),
-        });
-      }
-      const held = await deps.ledger.holdOne(trx, { accountId: cmd.accountId, amount: cmd.amount, transactionId: tx.id, reason: 'refund_hold' });
-      if (!held.ok) throw new DomainError('PIX_INSUFFICIENT_BALANCE');
-      // The network returns the money to whoever paid the original.
-      await deps.settlement.start(trx, tx, { payee: { by: 'refund', originalEndToEndId: original.end_to_end_id!, reason: cmd.description } });
+      if (!refund) throw idInUse();
       return { tx, refund, original: { ...original, refunded_amount: refunded } };
     }, { lockTimeoutMs });
   }

@@ -121,10 +121,17 @@ export function createSettlement(deps: {
   registerPaymentSteps({ db: deps.db, clock: deps.clock, scheduler: deps.scheduler, network: deps.network, logger: deps.logger, finishMany });
 
   return {
-    /** Finishes a PENDING, held on-us debit at once, in the caller's transaction. */
-    async finishNow(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome): Promise<TransactionRow | undefined> {
-      const [finished] = await finishMany(trx, [{ id: tx.id, outcome }], 'onus_clearing');
+    /** Finishes a PENDING, held on-us debit at once, in the caller's transaction (against `counter`, on-us clearing by default). */
+    async finishNow(trx: Trx<DB>, tx: TransactionRow, outcome: Outcome, counter: SystemAccount = 'onus_clearing'): Promise<TransactionRow | undefined> {
+      const [finished] = await finishMany(trx, [{ id: tx.id, outcome }], counter);
       return finished;
+    },
+    /**
+     * Announces a debit the admission finished as ERROR without holding anything (an origin with
+     * `failWith`): its origin's events, as if the settlement had rejected it; no money moves.
+     */
+    async announceUnheld(trx: Trx<DB>, tx: TransactionRow): Promise<void> {
+      await deps.outbox.emitMany(trx, await hookOf(tx.origin).onFinished(trx, tx));
     },
     /** Registers what an origin does when its payments finish; one hook per origin. */
     registerHook(origin: string, hook: SettlementHook) {
