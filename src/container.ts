@@ -35,7 +35,7 @@ import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
 import { createIdempotency } from './services/idempotency/idempotency.service.ts';
-import { bankByIspb } from './network/sandbox/banks.ts';
+import { bankByIspb } from './domain/banks.ts';
 import { createChargeLocations } from './services/charges/charge-location.ts';
 import { createChargePayments } from './services/charges/charge-payment.ts';
 import { createChargeService } from './services/charges/charge.service.ts';

@@ -3,7 +3,7 @@ import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { DictKey } from '../../domain/pix-keys.ts';
 import type { KeyHolder, KeyLookup } from '../pix-network.ts';
-import { bankByIspb, bankFor } from './banks.ts';
+import { bankByIspb, bankFor } from '../../domain/banks.ts';
 import { createSharedLookup } from '../../db/shared-lookup.ts';
 
 /**

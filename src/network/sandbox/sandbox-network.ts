@@ -21,7 +21,7 @@ import type {
   PayoutReturnedNotice,
   SubmitAnswer,
 } from '../pix-network.ts';
-import { bankByIspb } from './banks.ts';
+import { bankByIspb } from '../../domain/banks.ts';
 import { createSandboxKeyDirectory, isNotFoundKey } from './key-directory.ts';
 import { parseScenario, REJECTIONS, type ScenarioOperation } from './scenarios.ts';
 

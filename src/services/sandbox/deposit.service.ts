@@ -7,7 +7,7 @@ import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
-import { bankByIspb } from '../../network/sandbox/banks.ts';
+import { bankByIspb } from '../../domain/banks.ts';
 import type { Payer } from '../../network/pix-network.ts';
 import { DEFAULT_PAYER } from '../../network/sandbox/sandbox-network.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';

@@ -9,7 +9,7 @@ import type { SuspenseItemsTable } from '../../db/schema/provider-network.ts';
 import { transact } from '../../db/transact.ts';
 import type { NetworkClearingAccount } from '../../ledger/chart.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
-import { bankByIspb } from '../../network/sandbox/banks.ts';
+import { bankByIspb } from '../../domain/banks.ts';
 import type { UnroutedPixNotice } from '../../network/provider/provider-sink.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
