@@ -13,7 +13,7 @@ import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
 import { createProviderNetwork, readProviderTls } from './network/provider/provider-network.ts';
 import { createSuspenseService } from './services/suspense/suspense.service.ts';
-import { createNetworkReceipts } from './services/network-receipts.ts';
+import { createNetworkSink } from './services/network-sink.ts';
 import { createNetworkStatus } from './services/network-status.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
@@ -119,9 +119,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     config.pixNetwork === 'provider' && config.provider && providerTls
       ? createProviderNetwork({ db, clock, scheduler, config: config.provider, tls: providerTls, publicUrl: config.publicUrl, logger })
       : undefined;
-  const builtNetwork: PixNetwork | undefined = sandboxNetwork ?? providerNetwork;
-  if (!builtNetwork) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
-  const network = options.wrapNetwork ? options.wrapNetwork(builtNetwork) : builtNetwork;
+  const adapter = sandboxNetwork ?? providerNetwork;
+  if (!adapter) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
+  const network: PixNetwork = options.wrapNetwork ? options.wrapNetwork(adapter) : adapter;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const accounts = createAccountService({ db, clock });
   /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
@@ -176,36 +176,21 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const refunds = createRefundService({ db, clock, ledger, institutionIspb: config.institutionIspb, settlement, bulkhead });
   registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName } });
-  // What the network says on its own initiative (payment outcomes, money received, MED notices)
-  // reaches the same services as everything else. The simulator disputes only PIX an account received.
-  if (sandboxNetwork) {
-    sandboxNetwork.subscribe({
-      onPaymentOutcome: (reference, outcome) => settlement.onPaymentOutcome(reference, outcome),
-      onChargePaid: (notice) => chargePayments.onChargePaid(notice),
-      onChargeRejected: (reference, errorCode, errorMessage) => chargePayments.onChargeRejected(reference, errorCode, errorMessage),
-      onPixReceived: (notice) => deposits.deposit(notice.accountId, notice.amount, notice.payer, notice.endToEndId),
-      onPayoutReturned: (notice) => payouts.refunds.refund(notice.accountId, notice.payout, notice.amount),
-      ...meds.sink({ requireReconciled: true }),
-    });
-  }
   // Money on the pooled account that names no charge we can credit, until an operator assigns it.
   const suspense = createSuspenseService({ db, clock, ledger, outbox, network: network.ledgerAccount });
-  if (providerNetwork) {
-    providerNetwork.subscribe({
-      onPaymentOutcome: (reference, outcome) => settlement.onPaymentOutcome(reference, outcome),
-      onChargePaid: (notice) => chargePayments.onChargePaid(notice),
-      onPixReceived: (notice) => deposits.deposit(notice.accountId, notice.amount, notice.payer, notice.endToEndId, network.ledgerAccount),
-      onPayoutReturned: (notice) => payouts.refunds.refund(notice.accountId, notice.payout, notice.amount),
-      ...meds.sink({ requireReconciled: true }),
-      ...createNetworkReceipts({
-        db, logger, suspense,
-        returnPayout: (accountId, reference, amount, endToEndId) => payouts.refunds.refund(accountId, reference, amount, endToEndId),
-        infractions: meds.sink({ requireReconciled: true }),
-      }),
-    });
-    // The webhook registration at the provider and the daily statement check, as jobs.
-    await providerNetwork.onStart();
-  }
+  // What the network says on its own initiative (payment outcomes, money received, payout returns,
+  // MED notices) reaches the same services as everything else: one sink, subscribed once, whichever
+  // adapter runs.
+  adapter.subscribe(
+    createNetworkSink({
+      db, logger, suspense, settlement, deposits, meds,
+      networkAccount: network.ledgerAccount,
+      charges: chargePayments,
+      returnPayout: (accountId, payout, amount, endToEndId) => payouts.refunds.refund(accountId, payout, amount, endToEndId),
+    }),
+  );
+  // The webhook registration at the provider and the daily statement check, as jobs.
+  await providerNetwork?.onStart();
   const networkStatus = createNetworkStatus({ db, network, provider: providerNetwork, suspense });
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
@@ -287,7 +272,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
     idempotency,
     refunds,
-    /** MED: also the `InfractionSink` a network adapter feeds (`meds.sink(options)`). */
+    /** MED: its `sink(options)` takes the network's infraction notices (through services/network-sink.ts). */
     meds,
     rateLimiter,
     webhooks,

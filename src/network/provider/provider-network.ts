@@ -9,7 +9,7 @@ import type { DictKey } from '../../domain/pix-keys.ts';
 import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { ChargeOrder, KeyLookup, PaymentOrder, PaymentStatus, PixNetwork, SubmitAnswer } from '../pix-network.ts';
+import type { ChargeOrder, KeyLookup, NetworkSink, PaymentOrder, PaymentStatus, PixNetwork, SubmitAnswer } from '../pix-network.ts';
 import { createChargeBook } from './charge-book.ts';
 import { CHARGE_CHECK, registerChargeChecks } from './charge-checks.ts';
 import { createCircuitBreaker, type CircuitSnapshot } from './circuit-breaker.ts';
@@ -17,7 +17,6 @@ import { createProviderHttp } from './http-client.ts';
 import { externalIdOf, paymentRequestOf, paymentStatusOf, submitAnswerOf, ADAPTER_REJECTIONS } from './mapping.ts';
 import { createNoticeInbox } from './notice-inbox.ts';
 import { createProviderApi, errorCodeOf, errorMessageOf, ProviderAuthRefused, ProviderUnavailable, type RetryPolicy } from './provider-api.ts';
-import type { ProviderSink } from './provider-sink.ts';
 import { readStates, recordReconciliation } from './provider-state.ts';
 import { createStatementCheck, registerDailyStatementCheck, type StatementCheck } from './statement-check.ts';
 import type { TokenSnapshot } from './token-cache.ts';
@@ -118,8 +117,8 @@ export function createProviderNetwork(deps: {
   });
   const checkAfterMs = deps.config.reconcileAfterS * 1000;
   const book = createChargeBook(deps.db);
-  let sink: ProviderSink | undefined;
-  const subscribed = (): ProviderSink => {
+  let sink: NetworkSink | undefined;
+  const subscribed = (): NetworkSink => {
     if (!sink) throw new Error('no sink subscribed to the provider network');
     return sink;
   };
@@ -251,10 +250,10 @@ export function createProviderNetwork(deps: {
       return { pixCode };
     },
 
-    subscribe(s: ProviderSink) {
+    subscribe(s: NetworkSink) {
       sink = s;
     },
-  } satisfies PixNetwork & { subscribe(s: ProviderSink): void };
+  } satisfies PixNetwork;
 
   return {
     ...network,

@@ -10,7 +10,7 @@ import { transact } from '../../db/transact.ts';
 import type { NetworkClearingAccount } from '../../ledger/chart.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../domain/banks.ts';
-import type { UnroutedPixNotice } from '../../network/provider/provider-sink.ts';
+import type { UnroutedPixNotice } from '../../network/pix-network.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import { createReceivedPix } from '../received-pix.ts';
