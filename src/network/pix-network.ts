@@ -11,10 +11,7 @@ import type { InfractionNotice, InfractionNoticeUpdate } from './infractions.ts'
  * database transaction: payments are submitted and queried from step jobs (src/jobs/steps.ts).
  */
 
-/**
- * Who a key belongs to, as the directory answers it. Null parts: the network does not say (a provider
- * whose API does not query the key directory says nothing before the payment settles).
- */
+/** Who a key belongs to, as the directory answers it. Null parts: the directory does not say. */
 export interface KeyHolder {
   name: string | null;
   document: string | null;
@@ -23,17 +20,22 @@ export interface KeyHolder {
   account: string | null;
 }
 
+/**
+ * What the network can say of a key before paying it; one meaning in every adapter.
+ * `documentRequired`: a payment to this key needs its holder's CPF or CNPJ from the payer (the network
+ * cannot find it, and its payments carry it: a provider's cash-out requires `details.document`).
+ */
 export type KeyLookup =
-  | {
-      found: true;
-      holder: KeyHolder;
-      /**
-       * A payment to this key needs the holder's CPF or CNPJ from the payer: the network cannot find it
-       * and its payments carry it (a provider's cash-out requires `details.document`).
-       */
-      documentRequired: boolean;
-    }
-  | { found: false };
+  /** The directory knows the key, and its holder as far as it says. */
+  | { status: 'found'; holder: KeyHolder; documentRequired: boolean }
+  /** The directory says the key does not exist: nothing can be paid to it. */
+  | { status: 'not_found' }
+  /**
+   * The network has no directory to ask before paying (a provider whose API has no key look-up):
+   * the key may exist or not, and its holder is unknown. The payment tells: settled, it names who
+   * received it (`PaymentStatus.payee`); refused, it ends with the network's code.
+   */
+  | { status: 'unknown_holder'; documentRequired: boolean };
 
 /** Who received a settled payment, as far as the network reports it (documents may come masked). */
 export interface PayeeReport {
@@ -66,8 +68,6 @@ export type Payee =
       /** The holder's document as the directory answered it (a static code's key). */
       holderDocument: string | null;
     }
-  /** A bank account (manual transfer). */
-  | { by: 'account'; ispb: string; branch: string; account: string; document: string; name: string }
   /** Back to whoever paid a PIX we received (a refund of it). */
   | { by: 'refund'; originalEndToEndId: string; reason: string | null };
 

@@ -121,6 +121,14 @@ describe('the PixNetwork port carries every conversation with the outside', () =
   });
 });
 
+describe('lookupKey has one meaning in every adapter', () => {
+  it("the simulator's directory answers found (with its holder) or not_found; the provider's answers unknown_holder (test/network/provider/portal-payouts.test.ts)", async () => {
+    const found = await h.c.network.lookupKey({ type: 'EMAIL', normalized: 'loja@example.com' }, { document: cpf(42) });
+    expect(found).toMatchObject({ status: 'found', documentRequired: false, holder: { document: cpf(42) } });
+    expect(await h.c.network.lookupKey({ type: 'EMAIL', normalized: 'ninguem@notfound.example' })).toEqual({ status: 'not_found' });
+  });
+});
+
 describe('services never read MODE', () => {
   it('no file under src/services or src/network reads the configured mode', () => {
     const root = path.resolve(import.meta.dirname, '../../src');

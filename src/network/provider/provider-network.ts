@@ -182,17 +182,15 @@ export function createProviderNetwork(deps: {
 
     /**
      * The provider's public API has no key look-up (its OpenAPI: cash-out, cash-out by QR code,
-     * refund-in, status and lists; nothing answers who holds a key): a well-formed key is taken as
-     * found, and of its holder only what the key itself says is known (a CPF or CNPJ key is its
-     * holder's document). Its cash-out requires the holder's document (`details.document`), so for
-     * other keys the payer must name it. The provider (or the receiving bank) refuses a key that does
-     * not exist: the payment ends ERROR with its code and the money released; a payment that settles
-     * tells who received it (the CashOut notice's counterpart, the status query's counterpart
-     * fields), which then fills the transaction's counterpart.
+     * refund-in, status and lists; nothing answers who holds a key): every key's holder is unknown
+     * before paying. Its cash-out requires the holder's document (`details.document`), so the payer
+     * must name it unless the key is a CPF or CNPJ. A key that does not exist is refused by the
+     * provider (or the receiving bank): the payment ends ERROR with its code and the money released;
+     * a payment that settles tells who received it (the CashOut notice's counterpart, the status
+     * query's counterpart fields), which then fills the transaction's counterpart.
      */
-    async lookupKey(key: DictKey): Promise<KeyLookup> {
-      const document = key.type === 'CPF' || key.type === 'CNPJ' ? key.normalized : null;
-      return { found: true, holder: { name: null, document, bank: { ispb: null, name: null, code: null }, branch: null, account: null }, documentRequired: true };
+    async lookupKey(): Promise<KeyLookup> {
+      return { status: 'unknown_holder', documentRequired: true };
     },
 
     async submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]> {
