@@ -53,6 +53,7 @@ import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
+import { webhookUrlPolicy } from './webhooks/url-policy.ts';
 import { createAuditLog } from './services/audit/audit-log.ts';
 import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
@@ -128,7 +129,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const accessLease = createAccessLease({ db, listen: database.listen, logger });
   const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
   const secrets = createSecretHasher(
-    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
+    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, warnWhenUnset: config.mode === 'production', logger }),
   );
   const credentials = createCredentialService({
     db, clock, accounts, secrets,
@@ -195,16 +196,16 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({
-    db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver, secretOverlapS: config.webhookSecretOverlapS,
-  });
+  // The mode's webhook URL rules, chosen here once: the services only apply them.
+  const webhookUrls = webhookUrlPolicy(config.mode, options.resolver ?? systemResolver);
+  const webhooks = createWebhookRegistrationService({ db, clock, urls: webhookUrls, secretOverlapS: config.webhookSecretOverlapS });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({
     db, clock, signingClock: systemClock, transport: webhookTransport, logger, metrics: createWebhookMetrics(metrics.registry),
     safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
-  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, urls: webhookUrls });
   const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
   const webhookDeliveryLog = createDeliveryLog({ db, accounts });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
