@@ -22,11 +22,10 @@ import type {
   SubmitAnswer,
 } from '../pix-network.ts';
 import { bankByIspb } from '../../domain/banks.ts';
+import { DEFAULT_PAYER } from '../default-payer.ts';
 import { createSandboxKeyDirectory, isNotFoundKey } from './key-directory.ts';
 import { parseScenario, REJECTIONS, type ScenarioOperation } from './scenarios.ts';
 
-/** The payer of simulated incoming PIX when the caller names none. */
-export const DEFAULT_PAYER: Payer = { name: 'Pagador Sandbox', document: '52998224725', ispb: '00000000' };
 
 /** The simulator: the port, plus the calls by which the sandbox routes drive the rest of the network. */
 export interface SandboxNetwork extends PixNetwork {

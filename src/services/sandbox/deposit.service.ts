@@ -9,7 +9,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../domain/banks.ts';
 import type { Payer } from '../../network/pix-network.ts';
-import { DEFAULT_PAYER } from '../../network/sandbox/sandbox-network.ts';
+import { DEFAULT_PAYER } from '../../network/default-payer.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { createReceivedPix } from '../received-pix.ts';
 import { transact } from '../../db/transact.ts';
