@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeDynamicBrCode } from '../../src/domain/brcode/encode.ts';
 import { DomainError } from '../../src/domain/errors/domain-error.ts';
@@ -129,19 +127,4 @@ describe('lookupKey has one meaning in every adapter', () => {
   });
 });
 
-describe('services never read MODE', () => {
-  it('no file under src/services or src/network reads the configured mode', () => {
-    const root = path.resolve(import.meta.dirname, '../../src');
-    const offenders: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const file = path.join(dir, name);
-        if (statSync(file).isDirectory()) walk(file);
-        else if (/\.tsx?$/.test(name) && /config\.mode|\bMODE\b/.test(readFileSync(file, 'utf8'))) offenders.push(path.relative(root, file));
-      }
-    };
-    walk(path.join(root, 'services'));
-    walk(path.join(root, 'network'));
-    expect(offenders).toEqual([]);
-  });
-});
+// That no service reads the mode (nor imports an adapter) is checked on the syntax tree: test/architecture/import-rules.test.ts.

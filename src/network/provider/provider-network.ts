@@ -5,7 +5,6 @@ import { ConfigError, type ProviderConfig } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { toBrlNumber } from '../../domain/money.ts';
-import type { DictKey } from '../../domain/pix-keys.ts';
 import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';

@@ -11,14 +11,11 @@ import type { Cents } from '../../domain/money.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { InfractionNotice, InfractionNoticeUpdate } from '../infractions.ts';
 import type {
-  ChargePaidNotice,
   NetworkSink,
   Payer,
   PaymentOrder,
   PaymentStatus,
   PixNetwork,
-  PixReceivedNotice,
-  PayoutReturnedNotice,
   SubmitAnswer,
 } from '../pix-network.ts';
 import { bankByIspb } from '../../domain/banks.ts';

@@ -1,18 +1,18 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
-import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
-import { MAX_AMOUNT, type Cents } from '../../domain/money.ts';
+import { MAX_AMOUNT } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import type { Counterpart, DB } from '../../db/schema.ts';
-import type { PaymentTarget, Settlement } from '../settlement/settlement.service.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Settlement } from '../settlement/settlement.service.ts';
 import { createPayoutAdmission } from './payout-admission.ts';
 import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
+import type { PayoutRequest } from './payout-request.ts';
 import { transact } from '../../db/transact.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
@@ -21,36 +21,7 @@ const DEFAULT_BATCH_LOCK_WAIT_MS = 250;
 
 const TAX_ID_MISMATCH = { errorCode: 'TAX_ID_MISMATCH', errorMessage: 'O documento informado não corresponde ao titular da chave.' };
 
-/** Where a payout goes once admitted and held. */
-export type Destination =
-  /** Another institution, through the network and the settlement job. */
-  | { kind: 'network'; target: PaymentTarget }
-  /** A key of one of our accounts: both sides settle now (decisions 4.11). */
-  | { kind: 'on_us_key'; receiverAccountId: number; receiverKey: string; creditorDocument: string | null }
-  /** A charge of ours, by its BR Code location. */
-  | { kind: 'on_us_charge'; url: string; amount: Cents | undefined };
-
-export interface PayoutRequest {
-  accountId: number;
-  origin: 'cash_out' | 'cash_out_qrcode' | 'dict';
-  family: 'api' | 'bacen';
-  externalId: string | null;
-  amount: Cents;
-  description: string | null;
-  pixKey: string | null;
-  /** Who receives; for an on-us key the receiver account is filled in here. */
-  counterpart: Counterpart | ((receiver: AccountRow) => Counterpart);
-  scenario: string | null;
-  metadata?: Record<string, unknown>;
-  destination: Destination;
-  /** Runs last in the payout's transaction (e.g. storing the idempotent answer). */
-  onCreated?: (trx: Trx<DB>, tx: TransactionRow) => Promise<void>;
-  /** The codes this route answers (they differ between the families). */
-  codes: {
-    duplicate: ErrorCode;
-    insufficient: ErrorCode;
-  };
-}
+export type { Destination, PayoutRequest } from './payout-request.ts';
 
 /**
  * The shared path of every payout the account orders (by key, by QR code, direct transfer): the one

@@ -12,7 +12,7 @@ import type { Settlement } from '../settlement/settlement.service.ts';
 import { paymentOrderOf } from '../settlement/settlement.service.ts';
 import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { LIMITED_ORIGINS, limitWindows } from './limits.ts';
-import type { PayoutRequest } from './outgoing-payout.ts';
+import type { PayoutRequest } from './payout-request.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
