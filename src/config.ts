@@ -4,7 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { defaultWorkers } from './default-workers.ts';
-import { secretTokenProblem, secretTokenRule } from './services/auth/token-strength.ts';
+import { secretTokenProblem, secretTokenRule } from './token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
 import { DatabaseUrlError, parseWriterUrl } from './db/database-url.ts';
 

@@ -13,7 +13,7 @@ import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';
 import { productionScenarioReader, sandboxScenarioReader } from './network/scenario-header.ts';
 import { createProviderNetwork, readProviderTls } from './network/provider/provider-network.ts';
 import { createSuspenseService } from './services/suspense/suspense.service.ts';
-import { createNetworkReceipts } from './services/network-receipts.ts';
+import { createNetworkSink } from './services/network-sink.ts';
 import { createNetworkStatus } from './services/network-status.ts';
 import { createAccountService } from './services/accounts/account.service.ts';
 import { createCertificateService } from './services/auth/certificate.service.ts';
@@ -35,7 +35,7 @@ import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
 import { createIdempotency } from './services/idempotency/idempotency.service.ts';
-import { bankByIspb } from './network/sandbox/banks.ts';
+import { bankByIspb } from './domain/banks.ts';
 import { createChargeLocations } from './services/charges/charge-location.ts';
 import { createChargePayments } from './services/charges/charge-payment.ts';
 import { createChargeService } from './services/charges/charge.service.ts';
@@ -53,6 +53,7 @@ import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
 import { createWebhookTransport } from './webhooks/transport.ts';
+import { webhookUrlPolicy } from './webhooks/url-policy.ts';
 import { createAuditLog } from './services/audit/audit-log.ts';
 import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
@@ -119,16 +120,16 @@ export async function createContainer(config: Config, options: ContainerOptions 
     config.pixNetwork === 'provider' && config.provider && providerTls
       ? createProviderNetwork({ db, clock, scheduler, config: config.provider, tls: providerTls, publicUrl: config.publicUrl, logger })
       : undefined;
-  const builtNetwork: PixNetwork | undefined = sandboxNetwork ?? providerNetwork;
-  if (!builtNetwork) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
-  const network = options.wrapNetwork ? options.wrapNetwork(builtNetwork) : builtNetwork;
+  const adapter = sandboxNetwork ?? providerNetwork;
+  if (!adapter) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
+  const network: PixNetwork = options.wrapNetwork ? options.wrapNetwork(adapter) : adapter;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
   const accounts = createAccountService({ db, clock });
   /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
   const accessLease = createAccessLease({ db, listen: database.listen, logger });
   const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
   const secrets = createSecretHasher(
-    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, production: config.mode === 'production', logger }),
+    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, warnWhenUnset: config.mode === 'production', logger }),
   );
   const credentials = createCredentialService({
     db, clock, accounts, secrets,
@@ -177,50 +178,35 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement });
-  // What the network says on its own initiative (payment outcomes, money received, MED notices)
-  // reaches the same services as everything else. The simulator disputes only PIX an account received.
-  if (sandboxNetwork) {
-    sandboxNetwork.subscribe({
-      onPaymentOutcome: (reference, outcome) => settlement.onPaymentOutcome(reference, outcome),
-      onChargePaid: (notice) => chargePayments.onChargePaid(notice),
-      onChargeRejected: (reference, errorCode, errorMessage) => chargePayments.onChargeRejected(reference, errorCode, errorMessage),
-      onPixReceived: (notice) => deposits.deposit(notice.accountId, notice.amount, notice.payer, notice.endToEndId),
-      onPayoutReturned: (notice) => payouts.refunds.refund(notice.accountId, notice.payout, notice.amount),
-      ...meds.sink({ requireReconciled: true }),
-    });
-  }
   // Money on the pooled account that names no charge we can credit, until an operator assigns it.
   const suspense = createSuspenseService({ db, clock, ledger, outbox, network: network.ledgerAccount });
-  if (providerNetwork) {
-    providerNetwork.subscribe({
-      onPaymentOutcome: (reference, outcome) => settlement.onPaymentOutcome(reference, outcome),
-      onChargePaid: (notice) => chargePayments.onChargePaid(notice),
-      onPixReceived: (notice) => deposits.deposit(notice.accountId, notice.amount, notice.payer, notice.endToEndId, network.ledgerAccount),
-      onPayoutReturned: (notice) => payouts.refunds.refund(notice.accountId, notice.payout, notice.amount),
-      ...meds.sink({ requireReconciled: true }),
-      ...createNetworkReceipts({
-        db, logger, suspense,
-        returnPayout: (accountId, reference, amount, endToEndId) => payouts.refunds.refund(accountId, reference, amount, endToEndId),
-        infractions: meds.sink({ requireReconciled: true }),
-      }),
-    });
-    // The webhook registration at the provider and the daily statement check, as jobs.
-    await providerNetwork.onStart();
-  }
+  // What the network says on its own initiative (payment outcomes, money received, payout returns,
+  // MED notices) reaches the same services as everything else: one sink, subscribed once, whichever
+  // adapter runs.
+  adapter.subscribe(
+    createNetworkSink({
+      db, logger, suspense, settlement, deposits, meds,
+      networkAccount: network.ledgerAccount,
+      charges: chargePayments,
+      returnPayout: (accountId, payout, amount, endToEndId) => payouts.refunds.refund(accountId, payout, amount, endToEndId),
+    }),
+  );
+  // The webhook registration at the provider and the daily statement check, as jobs.
+  await providerNetwork?.onStart();
   const networkStatus = createNetworkStatus({ db, network, provider: providerNetwork, suspense });
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
   const webhookTransport = createWebhookTransport({ mode: config.mode });
-  const webhooks = createWebhookRegistrationService({
-    db, clock, mode: config.mode, resolver: options.resolver ?? systemResolver, secretOverlapS: config.webhookSecretOverlapS,
-  });
+  // The mode's webhook URL rules, chosen here once: the services only apply them.
+  const webhookUrls = webhookUrlPolicy(config.mode, options.resolver ?? systemResolver);
+  const webhooks = createWebhookRegistrationService({ db, clock, urls: webhookUrls, secretOverlapS: config.webhookSecretOverlapS });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
   const webhookRelay = createRelay({
     db, clock, signingClock: systemClock, transport: webhookTransport, logger, metrics: createWebhookMetrics(metrics.registry),
     safetyPollMs: IDLE_SAFETY_POLL_MS,
   });
-  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, mode: config.mode });
+  const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, urls: webhookUrls });
   const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
   const webhookDeliveryLog = createDeliveryLog({ db, accounts });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
@@ -288,7 +274,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
     idempotency,
     refunds,
-    /** MED: also the `InfractionSink` a network adapter feeds (`meds.sink(options)`). */
+    /** MED: its `sink(options)` takes the network's infraction notices (through services/network-sink.ts). */
     meds,
     rateLimiter,
     webhooks,

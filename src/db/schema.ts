@@ -9,9 +9,8 @@ import type { WebhookTables } from './schema/webhooks.ts';
 import type { SandboxNetworkTables } from './schema/sandbox-network.ts';
 import type { ProviderNetworkTables } from './schema/provider-network.ts';
 
-/** A timestamp column: written as a Date (always from the Clock), read as a Date. */
-export type Timestamp = ColumnType<Date, Date, Date>;
-export type Json<T = unknown> = ColumnType<T, string | T, string | T>;
+import type { EventType, Json, Timestamp } from './schema/columns.ts';
+export type { EventType, Json, Timestamp } from './schema/columns.ts';
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -141,15 +140,6 @@ export interface JobsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
-
-export type EventType =
-  | 'cash_in'
-  | 'cash_out'
-  | 'refund_in'
-  | 'refund_out'
-  | 'med_created'
-  | 'med_accepted'
-  | 'med_rejected';
 
 export interface EventsTable {
   id: Generated<number>;

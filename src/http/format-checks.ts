@@ -1,7 +1,7 @@
 import type { Ajv, ErrorObject } from 'ajv';
 import { isValidCnpj, isValidCpf } from '../domain/documents.ts';
 import { centsFromDecimalString, MAX_AMOUNT } from '../domain/money.ts';
-import { bankByIspb } from '../network/sandbox/banks.ts';
+import { bankByIspb } from '../domain/banks.ts';
 import { detectDictKey, directoryKey, splitDictKey, validatePublicKey, type DictKeyType, type PublicKeyType, type SplitKeyType } from '../domain/pix-keys.ts';
 import { webhookRegistrationProblems, type Mode } from '../webhooks/url-policy.ts';
 

@@ -1,13 +1,17 @@
 import type { Cents } from '../domain/money.ts';
 
 /**
- * Infractions (MED refund requests) as the PIX network reports them to a provider. A provider
- * adapter turns the network's notices into these calls on the subscribed sink; the MED service is
- * that sink, so a MED reported in production and one simulated in the sandbox follow the same money
- * rules and emit the same events. Codes arrive as the network writes them; the sink validates them.
+ * Infractions (MED refund requests) as the PIX network reports them, through the one sink
+ * (`NetworkSink.onInfractionReported`, `onInfractionUpdated`): a MED reported by a provider and
+ * one simulated in the sandbox follow the same money rules and emit the same events. Codes arrive
+ * as the network writes them; the sink validates them.
  */
 export interface InfractionNotice {
-  accountId: number;
+  /**
+   * The account that received the disputed PIX, when the network names it (the simulator); a
+   * provider does not know our accounts: the sink finds it by `endToEndId` among the PIX we received.
+   */
+  accountId?: number;
   /** The end-to-end id of the disputed PIX. */
   endToEndId: string;
   /** The cause code (decisions 4.6); unknown codes are the sink's to judge. */
@@ -21,16 +25,13 @@ export interface InfractionNotice {
   reference?: string;
 }
 
-/** An infraction moved along its life: analysis started, analysed, withdrawn. */
-export interface InfractionNoticeUpdate {
-  accountId: number;
-  medId: number;
+/**
+ * An infraction moved along its life: analysis started, analysed, withdrawn. Named by our MED id
+ * and its account (the simulator's caller, held to the state machine's steps), or by the network's
+ * own id (`reference`: a provider, which tells outcomes only, so our MED walks the steps it skipped).
+ */
+export type InfractionNoticeUpdate = {
   to: string;
   analysisResult?: string;
   analysisDetails?: string;
-}
-
-export interface InfractionSink {
-  onInfractionReported(notice: InfractionNotice): Promise<unknown>;
-  onInfractionUpdated(update: InfractionNoticeUpdate): Promise<unknown>;
-}
+} & ({ accountId: number; medId: number } | { reference: string });

@@ -1,7 +1,7 @@
 import type { DictKey } from '../domain/pix-keys.ts';
 import type { Cents } from '../domain/money.ts';
 import type { NetworkClearingAccount } from '../ledger/chart.ts';
-import type { InfractionSink } from './infractions.ts';
+import type { InfractionNotice, InfractionNoticeUpdate } from './infractions.ts';
 
 /**
  * The PIX network as the services see it: every conversation with the outside goes through here
@@ -11,10 +11,7 @@ import type { InfractionSink } from './infractions.ts';
  * database transaction: payments are submitted and queried from step jobs (src/jobs/steps.ts).
  */
 
-/**
- * Who a key belongs to, as the directory answers it. Null parts: the network does not say (a provider
- * whose API does not query the key directory says nothing before the payment settles).
- */
+/** Who a key belongs to, as the directory answers it. Null parts: the directory does not say. */
 export interface KeyHolder {
   name: string | null;
   document: string | null;
@@ -23,17 +20,22 @@ export interface KeyHolder {
   account: string | null;
 }
 
+/**
+ * What the network can say of a key before paying it; one meaning in every adapter.
+ * `documentRequired`: a payment to this key needs its holder's CPF or CNPJ from the payer (the network
+ * cannot find it, and its payments carry it: a provider's cash-out requires `details.document`).
+ */
 export type KeyLookup =
-  | {
-      found: true;
-      holder: KeyHolder;
-      /**
-       * A payment to this key needs the holder's CPF or CNPJ from the payer: the network cannot find it
-       * and its payments carry it (a provider's cash-out requires `details.document`).
-       */
-      documentRequired: boolean;
-    }
-  | { found: false };
+  /** The directory knows the key, and its holder as far as it says. */
+  | { status: 'found'; holder: KeyHolder; documentRequired: boolean }
+  /** The directory says the key does not exist: nothing can be paid to it. */
+  | { status: 'not_found' }
+  /**
+   * The network has no directory to ask before paying (a provider whose API has no key look-up):
+   * the key may exist or not, and its holder is unknown. The payment tells: settled, it names who
+   * received it (`PaymentStatus.payee`); refused, it ends with the network's code.
+   */
+  | { status: 'unknown_holder'; documentRequired: boolean };
 
 /** Who received a settled payment, as far as the network reports it (documents may come masked). */
 export interface PayeeReport {
@@ -66,8 +68,6 @@ export type Payee =
       /** The holder's document as the directory answered it (a static code's key). */
       holderDocument: string | null;
     }
-  /** A bank account (manual transfer). */
-  | { by: 'account'; ispb: string; branch: string; account: string; document: string; name: string }
   /** Back to whoever paid a PIX we received (a refund of it). */
   | { by: 'refund'; originalEndToEndId: string; reason: string | null };
 
@@ -152,21 +152,58 @@ export interface PixReceivedNotice {
   amount: Cents;
   payer: Payer;
   endToEndId?: string;
+  /**
+   * Money the simulator creates (a sandbox deposit): in the books it comes from the outside world
+   * (`world`), not from the network's clearing account.
+   */
+  minted?: boolean;
 }
 
+/** The receiving bank returned (part of) one of our payouts. */
 export interface PayoutReturnedNotice {
-  accountId: number;
-  /** The payout, by any identifier the account knows it by. */
-  payout: string;
+  /**
+   * The payout: the account and any identifier it knows the payout by (the simulator's caller names
+   * them), or our reference alone (a provider knows our payouts by their references only).
+   */
+  payout: { accountId: number; id: string } | { reference: string };
   amount: Cents;
+  /** The return's own end-to-end id, when the network gives one: the same return is credited once. */
+  endToEndId?: string | null;
 }
 
-/** What arrives from the network on its own initiative; each handler is idempotent per notice. */
-export interface NetworkSink extends InfractionSink {
+/** Money that reached the network's pooled account and names no charge we can credit: held in suspense. */
+export interface UnroutedPixNotice {
+  amount: Cents;
+  payer: Payer;
+  endToEndId: string;
+  /** The network's id of the PIX it received. */
+  providerTransactionId: string | null;
+  /** Why it is not credited to a customer: `no_charge`, `charge_not_payable`, `charge_never_stored`, ... */
+  reason: string;
+  /** The charge it named, if it named one. */
+  chargeReference: string | null;
+}
+
+/**
+ * What arrives from the network on its own initiative, whichever adapter sends it: one sink, which
+ * the container subscribes once. Each adapter sends the notices it has words for (a simulator names
+ * accounts, a provider only our references and end-to-end ids); the sink finds what each concerns.
+ * Each handler is idempotent per notice. `Receipt`: what a handler of money moving answers (the
+ * transaction it wrote), which the simulator's routes show their caller.
+ */
+export interface NetworkSink<Receipt = unknown> {
   onPaymentOutcome(reference: string, outcome: Extract<PaymentStatus, { status: 'settled' | 'rejected' }>): Promise<unknown>;
-  onChargePaid(notice: ChargePaidNotice): Promise<unknown>;
-  onPixReceived(notice: PixReceivedNotice): Promise<unknown>;
-  onPayoutReturned(notice: PayoutReturnedNotice): Promise<unknown>;
+  onChargePaid(notice: ChargePaidNotice): Promise<Receipt>;
+  /** The payer of a charge was refused by the network: the charge ends unpaid. */
+  onChargeRejected(reference: string, errorCode: string, errorMessage: string): Promise<unknown>;
+  onPixReceived(notice: PixReceivedNotice): Promise<Receipt>;
+  onUnroutedPix(notice: UnroutedPixNotice): Promise<unknown>;
+  /** Undefined: not a payout of ours (nothing changed). */
+  onPayoutReturned(notice: PayoutReturnedNotice): Promise<Receipt | undefined>;
+  /** Undefined: no account of ours received that PIX (nothing opened). */
+  onInfractionReported(notice: InfractionNotice): Promise<unknown>;
+  /** Undefined: an infraction we never opened, or one already moved there. */
+  onInfractionUpdated(update: InfractionNoticeUpdate): Promise<unknown>;
 }
 
 export interface PixNetwork {

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { PixNetwork } from '../network/pix-network.ts';
-import type { ProviderHealth } from '../network/provider/provider-network.ts';
 import type { SuspenseService } from './suspense/suspense.service.ts';
 
 /**
  * The operator's view of the PIX network (GET /admin/network/status): which adapter, the
  * provider's health as this instance sees it (circuit, token, last notice, webhook registration,
  * last reconciliation, last statement check and its difference), the payments still waiting for
- * an outcome, and the money held in suspense.
+ * an outcome, and the money held in suspense. `Health`: whatever the provider adapter reports of
+ * itself (the container knows the adapter; this service only passes it on).
  */
-export function createNetworkStatus(deps: { db: Kysely<DB>; network: Pick<PixNetwork, 'ledgerAccount'>; provider: { health(): Promise<ProviderHealth> } | undefined; suspense: SuspenseService }) {
+export function createNetworkStatus<Health>(deps: { db: Kysely<DB>; network: Pick<PixNetwork, 'ledgerAccount'>; provider: { health(): Promise<Health> } | undefined; suspense: SuspenseService }) {
   return async function status() {
     const [awaiting, suspense, provider] = await Promise.all([
       deps.db
@@ -32,4 +32,4 @@ export function createNetworkStatus(deps: { db: Kysely<DB>; network: Pick<PixNet
   };
 }
 
-export type NetworkStatus = Awaited<ReturnType<ReturnType<typeof createNetworkStatus>>>;
+export type NetworkStatus<Health> = Awaited<ReturnType<ReturnType<typeof createNetworkStatus<Health>>>>;

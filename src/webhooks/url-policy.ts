@@ -61,6 +61,24 @@ export function webhookUrlRule(raw: string, mode: Mode): { ok: true; url: string
   return { ok: true, url: url.href };
 }
 
+/**
+ * Which webhook URLs this service accepts, chosen once by the container from the mode, so the
+ * services that register and resend never ask which mode runs: the URL rules, then what only
+ * resolving the host can tell (production; the sandbox resolves nothing).
+ */
+export interface WebhookUrlPolicy {
+  checkUrl(raw: string, field?: string): { ok: true; url: string } | { ok: false; problems: string[] };
+  /** Problems found by resolving the (normalised) URL's host; a network call: never inside a transaction. */
+  checkHost(normalisedUrl: string, field?: string): Promise<string[]>;
+}
+
+export function webhookUrlPolicy(mode: Mode, resolver: HostResolver): WebhookUrlPolicy {
+  return {
+    checkUrl: (raw, field) => checkWebhookUrl(raw, mode, field),
+    checkHost: mode === 'production' ? (url, field) => checkWebhookHost(url, resolver, field) : async () => [],
+  };
+}
+
 /** How long a registration waits for the host name to resolve. */
 export const RESOLVE_TIMEOUT_MS = 5_000;
 const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);

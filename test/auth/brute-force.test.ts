@@ -6,7 +6,7 @@ import { createContainer } from '../../src/container.ts';
 import { loadConfig } from '../../src/config.ts';
 import { addressKey, failureKeys } from '../../src/services/auth/failure-limits.ts';
 import { generateClientSecret } from '../../src/services/auth/secret-hash.ts';
-import { tokenWeakness } from '../../src/services/auth/token-strength.ts';
+import { tokenWeakness } from '../../src/token-strength.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 import { providerEnv } from '../provider-env.ts';
 import { certificate, client, register } from './auth-helpers.ts';

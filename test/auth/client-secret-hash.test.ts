@@ -66,7 +66,7 @@ describe('client secrets: keyed hash for generated ones, scrypt for chosen ones'
   it('CLIENT_SECRET_HASH_KEY hashes new secrets; hashes made under the database-kept key still verify', async () => {
     const c = await clientWith();
     const configured = randomBytes(32);
-    const keys = await loadSecretHashKeys({ db: h.c.db, clock: h.clock, configured, production: true, logger: h.c.logger });
+    const keys = await loadSecretHashKeys({ db: h.c.db, clock: h.clock, configured, warnWhenUnset: true, logger: h.c.logger });
     expect(keys.current.id).toBe(secretHashKey(configured).id);
     const hasher = createSecretHasher(keys);
     expect(await hasher.verifySecret(c.clientSecret, await storedHash(c.clientId))).toBe(true);
@@ -77,7 +77,7 @@ describe('client secrets: keyed hash for generated ones, scrypt for chosen ones'
   });
 
   it('every instance on one database hashes under the same kept key (it is made once)', async () => {
-    const again = await loadSecretHashKeys({ db: h.c.db, clock: h.clock, configured: undefined, production: false, logger: h.c.logger });
+    const again = await loadSecretHashKeys({ db: h.c.db, clock: h.clock, configured: undefined, warnWhenUnset: false, logger: h.c.logger });
     const c = await clientWith();
     expect((await storedHash(c.clientId)).split('$')[1]).toBe(again.current.id);
   });

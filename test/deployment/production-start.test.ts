@@ -31,7 +31,7 @@ describe('production start (npm run build, npm run start:prod)', () => {
   it('compiles the service to JavaScript with its migrations beside it, and no test files', () => {
     expect(existsSync(path.join(outDir, 'main.js'))).toBe(true);
     expect(existsSync(path.join(outDir, 'db/migrations/001_foundation.sql'))).toBe(true);
-    expect(existsSync(path.join(outDir, 'network/sandbox/ispb-sample.csv'))).toBe(true);
+    expect(existsSync(path.join(outDir, 'domain/ispb-sample.csv'))).toBe(true);
     expect(existsSync(path.join(outDir, 'domain/money.test.js'))).toBe(false);
     // Relative imports point at the compiled files, so plain Node runs them (no tsx).
     expect(readFileSync(path.join(outDir, 'main.js'), 'utf8')).toContain('from "./app.js"');

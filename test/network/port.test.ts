@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encodeDynamicBrCode } from '../../src/domain/brcode/encode.ts';
 import { DomainError } from '../../src/domain/errors/domain-error.ts';
@@ -121,19 +119,12 @@ describe('the PixNetwork port carries every conversation with the outside', () =
   });
 });
 
-describe('services never read MODE', () => {
-  it('no file under src/services or src/network reads the configured mode', () => {
-    const root = path.resolve(import.meta.dirname, '../../src');
-    const offenders: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const file = path.join(dir, name);
-        if (statSync(file).isDirectory()) walk(file);
-        else if (/\.tsx?$/.test(name) && /config\.mode|\bMODE\b/.test(readFileSync(file, 'utf8'))) offenders.push(path.relative(root, file));
-      }
-    };
-    walk(path.join(root, 'services'));
-    walk(path.join(root, 'network'));
-    expect(offenders).toEqual([]);
+describe('lookupKey has one meaning in every adapter', () => {
+  it("the simulator's directory answers found (with its holder) or not_found; the provider's answers unknown_holder (test/network/provider/portal-payouts.test.ts)", async () => {
+    const found = await h.c.network.lookupKey({ type: 'EMAIL', normalized: 'loja@example.com' }, { document: cpf(42) });
+    expect(found).toMatchObject({ status: 'found', documentRequired: false, holder: { document: cpf(42) } });
+    expect(await h.c.network.lookupKey({ type: 'EMAIL', normalized: 'ninguem@notfound.example' })).toEqual({ status: 'not_found' });
   });
 });
+
+// That no service reads the mode (nor imports an adapter) is checked on the syntax tree: test/architecture/import-rules.test.ts.

@@ -4,6 +4,7 @@ import { harnessAndReceiver } from './suite.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createWebhookRegistrationService } from '../../src/services/webhooks/registration.service.ts';
 import { systemResolver } from '../../src/webhooks/host-resolver.ts';
+import { webhookUrlPolicy } from '../../src/webhooks/url-policy.ts';
 import { ADMIN_TOKEN } from '../harness.ts';
 import type { ReceivedRequest } from './receiver.ts';
 
@@ -145,7 +146,7 @@ describe('webhook signing-secret rotation', () => {
     expect(() => loadConfig({ ...env, WEBHOOK_SECRET_OVERLAP_S: '1h' })).toThrow(/WEBHOOK_SECRET_OVERLAP_S/);
     expect(() => loadConfig({ ...env, WEBHOOK_SECRET_OVERLAP_S: String(31 * 86_400) })).toThrow(/WEBHOOK_SECRET_OVERLAP_S/);
     // The service as the container builds it from that configuration, on this suite's database.
-    const webhooks = createWebhookRegistrationService({ db: suite.h.c.db, clock: suite.h.clock, mode: 'sandbox', resolver: systemResolver, secretOverlapS: config.webhookSecretOverlapS });
+    const webhooks = createWebhookRegistrationService({ db: suite.h.c.db, clock: suite.h.clock, urls: webhookUrlPolicy('sandbox', systemResolver), secretOverlapS: config.webhookSecretOverlapS });
     const account = await suite.h.createAccount();
     await webhooks.secretOf(account.id);
     const rotated = await webhooks.rotateSecret(account.id);

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, Timestamp } from '../schema.ts';
+import type { Json, Timestamp } from './columns.ts';
 
 export type PortalRole = 'OPERATOR' | 'MEMBER';
 

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { EventType, Json, Timestamp } from '../schema.ts';
+import type { EventType, Json, Timestamp } from './columns.ts';
 
 // Tables owned by the webhooks feature; its migrations live in src/db/migrations (200-299).
 

@@ -7,7 +7,7 @@ import type { ChargeBook } from './charge-book.ts';
 import { centsOf, payerOfPoll } from './mapping.ts';
 import { deliverChargePayment, NEVER_STORED_AFTER_MS } from './notice-router.ts';
 import { ProviderAuthRefused, ProviderUnavailable, type ProviderApi } from './provider-api.ts';
-import type { ProviderSink } from './provider-sink.ts';
+import type { NetworkSink } from '../pix-network.ts';
 import { recordReconciliation } from './provider-state.ts';
 import type { TransactionPoll } from './types.ts';
 
@@ -36,7 +36,7 @@ export function registerChargeChecks(deps: {
   scheduler: Scheduler;
   api: ProviderApi;
   book: ChargeBook;
-  sink: () => ProviderSink;
+  sink: () => NetworkSink;
   checkAfterMs: number;
   logger: Logger;
 }) {

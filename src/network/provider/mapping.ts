@@ -16,10 +16,6 @@ type Rejection = { errorCode: string; errorMessage: string };
 
 /** Refusals the adapter gives itself, before or instead of the provider's own words. */
 export const ADAPTER_REJECTIONS = {
-  unsupportedPayee: {
-    errorCode: 'PROVIDER_UNSUPPORTED_PAYEE',
-    errorMessage: 'O provedor não aceita pagamentos por agência e conta; use uma chave PIX ou um QR Code.',
-  },
   documentRequired: {
     errorCode: 'PROVIDER_DOCUMENT_REQUIRED',
     errorMessage: 'O provedor exige o CPF ou CNPJ do titular da chave para pagá-la.',
@@ -111,8 +107,6 @@ export function paymentRequestOf(order: PaymentOrder, now: Date): PaymentRequest
         originalEndToEndId: payee.originalEndToEndId,
         body: { refundValue: value, externalId: refundExternalIdOf(order.reference), ...(clip(payee.reason, 255) ? { reason: clip(payee.reason, 255)! } : {}) },
       };
-    case 'account':
-      return { route: 'reject', rejection: ADAPTER_REJECTIONS.unsupportedPayee };
   }
 }
 

@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ChargeBook } from './charge-book.ts';
 import { routeNotice } from './notice-router.ts';
 import { verifyNotice } from './notice-signature.ts';
-import type { ProviderSink } from './provider-sink.ts';
+import type { NetworkSink } from '../pix-network.ts';
 
 /** A notice being handled by one delivery keeps others of the same id away this long (real time). */
 const CLAIM_SECONDS = 30;
@@ -20,7 +20,7 @@ export type NoticeAnswer = { duplicate: false; outcome: string } | { duplicate: 
  * every handler is idempotent, so a notice whose effects were written before the failure changes
  * nothing more the second time.
  */
-export function createNoticeInbox(deps: { db: Kysely<DB>; clock: Clock; secret: string; book: ChargeBook; sink: () => ProviderSink; logger: Logger }) {
+export function createNoticeInbox(deps: { db: Kysely<DB>; clock: Clock; secret: string; book: ChargeBook; sink: () => NetworkSink; logger: Logger }) {
   async function claim(webhookId: string, event: string): Promise<boolean> {
     const now = deps.clock.now();
     const inserted = await sql<{ webhook_id: string }>`

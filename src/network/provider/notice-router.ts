@@ -1,9 +1,8 @@
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
-import type { Payer } from '../pix-network.ts';
+import type { NetworkSink, Payer } from '../pix-network.ts';
 import type { ChargeBook } from './charge-book.ts';
 import { ADAPTER_REJECTIONS, centsOf, payeeOf, payerOf, referenceOfRefundExternalId } from './mapping.ts';
-import type { ProviderSink } from './provider-sink.ts';
 import type { MedNotice, TransactionNotice } from './types.ts';
 
 /** A registered charge our side still has not stored after this long was never stored (its creation failed). */
@@ -25,7 +24,7 @@ export interface ChargePayment {
  * end-to-end id). A charge we registered but have not stored yet is asked again later (the caller
  * throws and retries), unless it was registered so long ago that it will never be stored.
  */
-export async function deliverChargePayment(sink: ProviderSink, book: ChargeBook, payment: ChargePayment, now: Date): Promise<string> {
+export async function deliverChargePayment(sink: NetworkSink, book: ChargeBook, payment: ChargePayment, now: Date): Promise<string> {
   const unrouted = async (reason: string) => {
     await sink.onUnroutedPix({ amount: payment.amount, payer: payment.payer, endToEndId: payment.endToEndId, providerTransactionId: payment.providerTransactionId, reason, chargeReference: payment.reference });
     await book.finish(payment.reference, now);
@@ -53,7 +52,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  * transactions (decisions section 5 shapes). Every branch is idempotent, so a notice handled again
  * after a failure changes nothing more. Answers a line for operators (provider_notices.outcome).
  */
-export async function routeNotice(payload: Record<string, unknown>, deps: { sink: ProviderSink; book: ChargeBook; now: Date }): Promise<string> {
+export async function routeNotice(payload: Record<string, unknown>, deps: { sink: NetworkSink; book: ChargeBook; now: Date }): Promise<string> {
   const { sink, book, now } = deps;
   const event = str(payload.event);
   switch (event) {
@@ -105,13 +104,13 @@ export async function routeNotice(payload: Record<string, unknown>, deps: { sink
       const reference = str(n.parentTransaction?.externalId);
       if (!reference) return 'ignored: CashOutReversal of a payout that is not ours';
       if (n.status !== 'CONFIRMED') return `ignored: CashOutReversal ${String(n.status)}`;
-      const returned = await sink.onPayoutReturnedByReference({ reference, amount: centsOf(n.originalAmount, 'originalAmount'), endToEndId: str(n.endToEndId) });
+      const returned = await sink.onPayoutReturned({ payout: { reference }, amount: centsOf(n.originalAmount, 'originalAmount'), endToEndId: str(n.endToEndId) });
       return returned ? 'payout returned' : 'no change (not a payout of ours)';
     }
     case 'MedCreated': {
       const { med } = payload as unknown as MedNotice;
       if (!med || med.id === undefined || !str(med.endToEnd)) throw new Error('MedCreated without med.id or med.endToEnd');
-      const opened = await sink.onInfractionOnReceived({
+      const opened = await sink.onInfractionReported({
         reference: String(med.id),
         endToEndId: med.endToEnd,
         cause: str(med.cause),
@@ -124,7 +123,7 @@ export async function routeNotice(payload: Record<string, unknown>, deps: { sink
     case 'MedRejected': {
       const { med } = payload as unknown as MedNotice;
       if (!med || med.id === undefined) throw new Error(`${event} without med.id`);
-      const moved = await sink.onInfractionMoved({
+      const moved = await sink.onInfractionUpdated({
         reference: String(med.id),
         to: 'ANALYZED',
         analysisResult: event === 'MedAccepted' ? 'APPROVED' : 'REJECTED',

@@ -5,11 +5,10 @@ import { ConfigError, type ProviderConfig } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { toBrlNumber } from '../../domain/money.ts';
-import type { DictKey } from '../../domain/pix-keys.ts';
 import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { ChargeOrder, KeyLookup, PaymentOrder, PaymentStatus, PixNetwork, SubmitAnswer } from '../pix-network.ts';
+import type { ChargeOrder, KeyLookup, NetworkSink, PaymentOrder, PaymentStatus, PixNetwork, SubmitAnswer } from '../pix-network.ts';
 import { createChargeBook } from './charge-book.ts';
 import { CHARGE_CHECK, registerChargeChecks } from './charge-checks.ts';
 import { createCircuitBreaker, type CircuitSnapshot } from './circuit-breaker.ts';
@@ -17,7 +16,6 @@ import { createProviderHttp } from './http-client.ts';
 import { externalIdOf, paymentRequestOf, paymentStatusOf, submitAnswerOf, ADAPTER_REJECTIONS } from './mapping.ts';
 import { createNoticeInbox } from './notice-inbox.ts';
 import { createProviderApi, errorCodeOf, errorMessageOf, ProviderAuthRefused, ProviderUnavailable, type RetryPolicy } from './provider-api.ts';
-import type { ProviderSink } from './provider-sink.ts';
 import { readStates, recordReconciliation } from './provider-state.ts';
 import { createStatementCheck, registerDailyStatementCheck, type StatementCheck } from './statement-check.ts';
 import type { TokenSnapshot } from './token-cache.ts';
@@ -118,8 +116,8 @@ export function createProviderNetwork(deps: {
   });
   const checkAfterMs = deps.config.reconcileAfterS * 1000;
   const book = createChargeBook(deps.db);
-  let sink: ProviderSink | undefined;
-  const subscribed = (): ProviderSink => {
+  let sink: NetworkSink | undefined;
+  const subscribed = (): NetworkSink => {
     if (!sink) throw new Error('no sink subscribed to the provider network');
     return sink;
   };
@@ -183,17 +181,15 @@ export function createProviderNetwork(deps: {
 
     /**
      * The provider's public API has no key look-up (its OpenAPI: cash-out, cash-out by QR code,
-     * refund-in, status and lists; nothing answers who holds a key): a well-formed key is taken as
-     * found, and of its holder only what the key itself says is known (a CPF or CNPJ key is its
-     * holder's document). Its cash-out requires the holder's document (`details.document`), so for
-     * other keys the payer must name it. The provider (or the receiving bank) refuses a key that does
-     * not exist: the payment ends ERROR with its code and the money released; a payment that settles
-     * tells who received it (the CashOut notice's counterpart, the status query's counterpart
-     * fields), which then fills the transaction's counterpart.
+     * refund-in, status and lists; nothing answers who holds a key): every key's holder is unknown
+     * before paying. Its cash-out requires the holder's document (`details.document`), so the payer
+     * must name it unless the key is a CPF or CNPJ. A key that does not exist is refused by the
+     * provider (or the receiving bank): the payment ends ERROR with its code and the money released;
+     * a payment that settles tells who received it (the CashOut notice's counterpart, the status
+     * query's counterpart fields), which then fills the transaction's counterpart.
      */
-    async lookupKey(key: DictKey): Promise<KeyLookup> {
-      const document = key.type === 'CPF' || key.type === 'CNPJ' ? key.normalized : null;
-      return { found: true, holder: { name: null, document, bank: { ispb: null, name: null, code: null }, branch: null, account: null }, documentRequired: true };
+    async lookupKey(): Promise<KeyLookup> {
+      return { status: 'unknown_holder', documentRequired: true };
     },
 
     async submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]> {
@@ -251,10 +247,10 @@ export function createProviderNetwork(deps: {
       return { pixCode };
     },
 
-    subscribe(s: ProviderSink) {
+    subscribe(s: NetworkSink) {
       sink = s;
     },
-  } satisfies PixNetwork & { subscribe(s: ProviderSink): void };
+  } satisfies PixNetwork;
 
   return {
     ...network,

@@ -3,7 +3,7 @@ import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { DictKey } from '../../domain/pix-keys.ts';
 import type { KeyHolder, KeyLookup } from '../pix-network.ts';
-import { bankByIspb, bankFor } from './banks.ts';
+import { bankByIspb, bankFor } from '../../domain/banks.ts';
 import { createSharedLookup } from '../../db/shared-lookup.ts';
 
 /**
@@ -64,8 +64,8 @@ export function createSandboxKeyDirectory(db: Kysely<DB>) {
   return async function lookupKey(key: DictKey, hint: { name?: string | null; document?: string | null } = {}): Promise<KeyLookup> {
     // The simulator pays a key with or without the payer naming its holder's document.
     const holder = await registered(key.normalized);
-    if (holder) return { found: true, holder, documentRequired: false };
-    if (isNotFoundKey(key)) return { found: false };
-    return { found: true, holder: syntheticHolder(key, hint), documentRequired: false };
+    if (holder) return { status: 'found', holder, documentRequired: false };
+    if (isNotFoundKey(key)) return { status: 'not_found' };
+    return { status: 'found', holder: syntheticHolder(key, hint), documentRequired: false };
   };
 }

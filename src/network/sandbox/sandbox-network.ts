@@ -11,35 +11,23 @@ import type { Cents } from '../../domain/money.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { InfractionNotice, InfractionNoticeUpdate } from '../infractions.ts';
 import type {
-  ChargePaidNotice,
   NetworkSink,
   Payer,
   PaymentOrder,
   PaymentStatus,
   PixNetwork,
-  PixReceivedNotice,
-  PayoutReturnedNotice,
   SubmitAnswer,
 } from '../pix-network.ts';
-import { bankByIspb } from './banks.ts';
+import { bankByIspb } from '../../domain/banks.ts';
+import { DEFAULT_PAYER } from '../default-payer.ts';
 import { createSandboxKeyDirectory, isNotFoundKey } from './key-directory.ts';
 import { parseScenario, REJECTIONS, type ScenarioOperation } from './scenarios.ts';
 
-/** The payer of simulated incoming PIX when the caller names none. */
-export const DEFAULT_PAYER: Payer = { name: 'Pagador Sandbox', document: '52998224725', ispb: '00000000' };
-
-/** The sandbox's sink: the same notices, answering what the sandbox routes show their caller. */
-export interface SandboxSink extends NetworkSink {
-  onChargePaid(notice: ChargePaidNotice): Promise<TransactionRow>;
-  onPixReceived(notice: PixReceivedNotice): Promise<TransactionRow>;
-  onPayoutReturned(notice: PayoutReturnedNotice): Promise<TransactionRow>;
-  /** The simulated payer of a charge was refused by the network: the charge ends unpaid. */
-  onChargeRejected(reference: string, errorCode: string, errorMessage: string): Promise<unknown>;
-}
 
 /** The simulator: the port, plus the calls by which the sandbox routes drive the rest of the network. */
 export interface SandboxNetwork extends PixNetwork {
-  subscribe(sink: SandboxSink): void;
+  /** The one sink; its handlers of money moving answer the transaction they wrote (what the sandbox routes show). */
+  subscribe(sink: NetworkSink<TransactionRow>): void;
   /** A payer at another bank pays a charge now (`POST /sandbox/charges/{id}/pay`). */
   payCharge(accountId: number, id: string, input: { amount?: Cents; payer?: Payer }): Promise<TransactionRow>;
   /** A PIX to the account's key with no charge (`POST /sandbox/deposits`). */
@@ -47,8 +35,8 @@ export interface SandboxNetwork extends PixNetwork {
   /** The receiving bank returns part or all of a payout (`POST /sandbox/payouts/{id}/refund`). */
   returnPayout(accountId: number, payout: string, amount: Cents): Promise<TransactionRow>;
   /** Another bank opens a MED (`POST /sandbox/med`), or moves one along (`/sandbox/med/{id}/transition`). */
-  reportInfraction(notice: InfractionNotice): Promise<unknown>;
-  updateInfraction(update: InfractionNoticeUpdate): Promise<unknown>;
+  reportInfraction(notice: InfractionNotice & { accountId: number }): Promise<unknown>;
+  updateInfraction(update: InfractionNoticeUpdate & { accountId: number; medId: number }): Promise<unknown>;
 }
 
 /** The simulated payer of a charge, due after the settlement delay (a step job of the simulator). */
@@ -73,8 +61,8 @@ export function createSandboxNetwork(deps: {
   publicHost: string;
   minChargeExpirationSeconds: number;
 }): SandboxNetwork {
-  let sink: SandboxSink | undefined;
-  const subscribed = (): SandboxSink => {
+  let sink: NetworkSink<TransactionRow> | undefined;
+  const subscribed = (): NetworkSink<TransactionRow> => {
     if (!sink) throw new Error('no sink subscribed to the sandbox network');
     return sink;
   };
@@ -235,11 +223,13 @@ export function createSandboxNetwork(deps: {
 
     async sendPix(accountId, amount, payer = DEFAULT_PAYER) {
       checkPayer(payer);
-      return subscribed().onPixReceived({ accountId, amount, payer, endToEndId: endToEndId('E', payer.ispb, deps.clock.now()) });
+      return subscribed().onPixReceived({ accountId, amount, payer, endToEndId: endToEndId('E', payer.ispb, deps.clock.now()), minted: true });
     },
 
     async returnPayout(accountId, payout, amount) {
-      return subscribed().onPayoutReturned({ accountId, payout, amount });
+      const returned = await subscribed().onPayoutReturned({ payout: { accountId, id: payout }, amount });
+      if (!returned) throw new DomainError('NOT_FOUND', undefined, `Payout ${payout} not found`);
+      return returned;
     },
     async reportInfraction(notice) {
       return subscribed().onInfractionReported(notice);

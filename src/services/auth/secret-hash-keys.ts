@@ -13,13 +13,14 @@ export async function loadSecretHashKeys(deps: {
   db: Kysely<any>;
   clock: Clock;
   configured: Buffer | undefined;
-  production: boolean;
+  /** Say so when no key is configured (production: the key belongs in a secret store). */
+  warnWhenUnset: boolean;
   logger: Logger;
 }): Promise<{ current: SecretHashKey; others: SecretHashKey[] }> {
   if (!deps.configured) {
     await sql`INSERT INTO client_secret_hash_key (id, key, created_at) VALUES (1, ${randomBytes(32)}, ${deps.clock.now()})
       ON CONFLICT (id) DO NOTHING`.execute(deps.db);
-    if (deps.production) {
+    if (deps.warnWhenUnset) {
       deps.logger.warn('CLIENT_SECRET_HASH_KEY is not set: generated client secrets are hashed under a key kept in the database next to them; set it from your secret store');
     }
   }

@@ -10,7 +10,7 @@ import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { NetworkClearingAccount } from '../../ledger/chart.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
-import { bankByIspb } from '../../network/sandbox/banks.ts';
+import { bankByIspb } from '../../domain/banks.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import type { ChargePaidNotice, Payer } from '../../network/pix-network.ts';

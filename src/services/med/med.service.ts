@@ -10,7 +10,7 @@ import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { refundsRepo } from '../refunds/refunds.repo.ts';
 import { remainingRefundable } from '../refunds/refund-rules.ts';
-import type { InfractionSink } from '../../network/infractions.ts';
+import type { InfractionNotice } from '../../network/infractions.ts';
 import type { InfractionReport, InfractionUpdate } from './infraction-feed.ts';
 import { MED_CAUSES, type MedCause } from './med-causes.ts';
 import { refundNatureOf } from './med-causes.ts';
@@ -199,14 +199,14 @@ export function createMedService(deps: {
    * A provider may report infractions on PIX this service does not know: they are kept,
    * unreconciled. The simulator disputes only PIX the account received (`requireReconciled`).
    */
-  const sink = (options: { requireReconciled: boolean }): InfractionSink => ({
-    onInfractionReported: (notice) => {
+  const sink = (options: { requireReconciled: boolean }) => ({
+    onInfractionReported: (notice: InfractionNotice & { accountId: number }) => {
       if (notice.cause !== null && !(MED_CAUSES as readonly string[]).includes(notice.cause)) {
         throw new ValidationError([`cause must be one of: ${MED_CAUSES.join(', ')}`]);
       }
       return open({ ...notice, cause: notice.cause as MedCause | null }, options);
     },
-    onInfractionUpdated: (update) => {
+    onInfractionUpdated: (update: { accountId: number; medId: number; to: string; analysisResult?: string; analysisDetails?: string }) => {
       if (!(STATUSES as readonly string[]).includes(update.to)) throw new ValidationError([`to must be one of: ${STATUSES.join(', ')}`]);
       if (update.analysisResult !== undefined && !(RESULTS as readonly string[]).includes(update.analysisResult)) {
         throw new ValidationError([`analysisResult must be one of: ${RESULTS.join(', ')}`]);

@@ -11,6 +11,7 @@ import type { PixNetwork } from '../../network/pix-network.ts';
 import { isDocument } from './cash-out.service.ts';
 import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts, PayoutRequest } from './outgoing-payout.ts';
+import { holderBeforePaying } from './key-holder.ts';
 
 export interface CashOutQrCodeInput {
   accountId: number;
@@ -100,8 +101,8 @@ export function createCashOutQrCodeService(deps: {
         destination: { kind: 'on_us_key', receiverAccountId: ours.accountId, receiverKey: key.normalized, creditorDocument: input.document },
       });
     }
-    const found = await deps.network.lookupKey(key, { name, document: input.document });
-    if (!found.found) throw new DomainError('PIX_INVALID_PIX_KEY', { key: code.key }, 'The key was not found in the PIX key directory.');
+    const found = holderBeforePaying(key, await deps.network.lookupKey(key, { name, document: input.document }));
+    if (!found) throw new DomainError('PIX_INVALID_PIX_KEY', { key: code.key }, 'The key was not found in the PIX key directory.');
     const holder = found.holder;
     return deps.payouts.create({
       ...base,

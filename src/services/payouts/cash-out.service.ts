@@ -9,6 +9,7 @@ import type { PixNetwork } from '../../network/pix-network.ts';
 import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts } from './outgoing-payout.ts';
 import { createKeyOwners } from './key-owners.ts';
+import { holderBeforePaying } from './key-holder.ts';
 
 export interface CashOutInput {
   accountId: number;
@@ -76,8 +77,8 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
         destination: { kind: 'on_us_key', receiverAccountId: ours.accountId, receiverKey: dictKey.normalized, creditorDocument: details.document },
       });
     }
-    const found = await deps.network.lookupKey(dictKey, { name: details.name, document: details.document });
-    if (!found.found) throw new DomainError('PIX_INVALID_PIX_KEY', { key: details.key }, 'The key was not found in the PIX key directory.');
+    const found = holderBeforePaying(dictKey, await deps.network.lookupKey(dictKey, { name: details.name, document: details.document }));
+    if (!found) throw new DomainError('PIX_INVALID_PIX_KEY', { key: details.key }, 'The key was not found in the PIX key directory.');
     const holder = found.holder;
     if (found.documentRequired && details.document === null && holder.document === null) {
       throw new ValidationError(["details.document is required: the PIX network needs the key holder's CPF or CNPJ to pay this key"]);
@@ -110,8 +111,8 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
       const holder = await deps.db.selectFrom('accounts').select(['name', 'document']).where('id', '=', ours.accountId).executeTakeFirstOrThrow();
       return { name: holder.name, document: holder.document, bank: { ispb: deps.institution.ispb, name: deps.institution.name }, documentRequired: false };
     }
-    const found = await deps.network.lookupKey(dictKey);
-    if (!found.found) throw new DomainError('PIX_INVALID_PIX_KEY', { key }, 'The key was not found in the PIX key directory.');
+    const found = holderBeforePaying(dictKey, await deps.network.lookupKey(dictKey));
+    if (!found) throw new DomainError('PIX_INVALID_PIX_KEY', { key }, 'The key was not found in the PIX key directory.');
     const { holder } = found;
     return { name: holder.name, document: holder.document, bank: { ispb: holder.bank.ispb, name: holder.bank.name }, documentRequired: found.documentRequired && holder.document === null };
   }

@@ -11,6 +11,7 @@ import type { Idempotency } from '../idempotency/idempotency.service.ts';
 import { isDocument } from './cash-out.service.ts';
 import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts } from './outgoing-payout.ts';
+import { holderBeforePaying } from './key-holder.ts';
 
 export interface DictTransferInput {
   pixKey: string;
@@ -101,8 +102,8 @@ export function createDictTransferService(deps: {
           destination: { kind: 'on_us_key', receiverAccountId: ours.accountId, receiverKey: key.normalized, creditorDocument: input.creditorDocument ?? null },
         });
       } else {
-        const found = await deps.network.lookupKey(key, { document: input.creditorDocument ?? null });
-        if (!found.found) throw new DomainError('DICT_KEY_NOT_FOUND', { pixKey: input.pixKey });
+        const found = holderBeforePaying(key, await deps.network.lookupKey(key, { document: input.creditorDocument ?? null }));
+        if (!found) throw new DomainError('DICT_KEY_NOT_FOUND', { pixKey: input.pixKey });
         const holder = found.holder;
         if (holder.bank.ispb !== null && deny.has(holder.bank.ispb)) throw new DomainError('DICT_ISPB_DENIED', { ispb: holder.bank.ispb });
         tx = await deps.payouts.create({

@@ -1,21 +1,19 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
-import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
-import { MAX_AMOUNT, type Cents } from '../../domain/money.ts';
+import { MAX_AMOUNT } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import type { Counterpart, DB } from '../../db/schema.ts';
-import type { PaymentTarget, Settlement } from '../settlement/settlement.service.ts';
+import type { DB } from '../../db/schema.ts';
+import type { Settlement } from '../settlement/settlement.service.ts';
 import { createPayoutAdmission } from './payout-admission.ts';
 import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
+import type { PayoutRequest } from './payout-request.ts';
 import { transact } from '../../db/transact.ts';
-import type { SystemAccount } from '../../ledger/ledger.ts';
-import type { DebitOrigin } from './debit-origins.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
 /** A batch's wait for its accounts when none is configured (PGlite: no other session holds them). */
@@ -23,45 +21,7 @@ const DEFAULT_BATCH_LOCK_WAIT_MS = 250;
 
 const TAX_ID_MISMATCH = { errorCode: 'TAX_ID_MISMATCH', errorMessage: 'O documento informado não corresponde ao titular da chave.' };
 
-/** Where a payout goes once admitted and held. */
-export type Destination =
-  /** Another institution, through the network and the settlement job. */
-  | { kind: 'network'; target: PaymentTarget }
-  /** A key of one of our accounts: both sides settle now (decisions 4.11). */
-  | { kind: 'on_us_key'; receiverAccountId: number; receiverKey: string; creditorDocument: string | null }
-  /** A charge of ours, by its BR Code location. */
-  | { kind: 'on_us_charge'; url: string; amount: Cents | undefined }
-  /** Settled at once against a clearing account (a MED return: the requesting bank is paid by the MED's own flow). */
-  | { kind: 'clearing'; counter: SystemAccount };
-
-/** A debit of any origin (DEBIT_ORIGINS holds each origin's rules): a payout, a refund, a split payout, a MED return. */
-export interface PayoutRequest {
-  accountId: number;
-  origin: DebitOrigin;
-  family: 'api' | 'bacen';
-  /** The row's public id when the caller needs it beforehand (a refund derives its devolução id from it). */
-  transactionId?: string;
-  /** Set at admission: a refund's return id (rtrId), made when it is asked. */
-  endToEndId?: string;
-  /** The row this debit belongs to: a refund's original, a split payout's charge. */
-  parentId?: number;
-  externalId: string | null;
-  amount: Cents;
-  description: string | null;
-  pixKey: string | null;
-  /** Who receives; for an on-us key the receiver account is filled in here. */
-  counterpart: Counterpart | ((receiver: AccountRow) => Counterpart);
-  scenario: string | null;
-  metadata?: Record<string, unknown>;
-  destination: Destination;
-  /** Runs last in the payout's transaction (e.g. storing the idempotent answer). */
-  onCreated?: (trx: Trx<DB>, tx: TransactionRow) => Promise<void>;
-  /** The codes this route answers (they differ between the families). */
-  codes: {
-    duplicate: ErrorCode;
-    insufficient: ErrorCode;
-  };
-}
+export type { Destination, PayoutRequest } from './payout-request.ts';
 
 /** The one debit admission inside the caller's transaction (`admitIn` below), for the other debit origins. */
 export type AdmitDebit = (trx: Trx<DB>, req: PayoutRequest) => Promise<TransactionRow>;

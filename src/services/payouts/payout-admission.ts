@@ -13,7 +13,7 @@ import { paymentOrderOf } from '../settlement/settlement.service.ts';
 import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { limitWindows } from './limits.ts';
 import { DEBIT_ORIGINS } from './debit-origins.ts';
-import type { PayoutRequest } from './outgoing-payout.ts';
+import type { PayoutRequest } from './payout-request.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 

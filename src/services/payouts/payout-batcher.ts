@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { PaymentTarget } from '../settlement/settlement.service.ts';
-import type { PayoutRequest } from './outgoing-payout.ts';
+import type { PayoutRequest } from './payout-request.ts';
 import { AccountBusyError, type PayoutAdmission } from './payout-admission.ts';
 
 /** A network payout the batcher can take: its counterpart is known and nothing runs after it. */

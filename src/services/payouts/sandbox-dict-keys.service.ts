@@ -4,7 +4,7 @@ import { DomainError, ValidationError } from '../../domain/errors/domain-error.t
 import { directoryKey, type DictKeyType, type PublicKeyType } from '../../domain/pix-keys.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { DB } from '../../db/schema.ts';
-import { bankByIspb } from '../../network/sandbox/banks.ts';
+import { bankByIspb } from '../../domain/banks.ts';
 import { isDocument } from './cash-out.service.ts';
 
 export interface RegisterKeyInput {

@@ -7,7 +7,9 @@ import type { DB } from '../../db/schema.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { PaymentStatus, PixNetwork, SubmitAnswer } from '../../network/pix-network.ts';
 import { fromStepPayload, type PaymentStepPayload } from './payment-order.ts';
-import type { Outcome } from './settlement.service.ts';
+
+/** A payment's final word from the network: settled (and to whom, when it says) or refused. */
+export type Outcome = Extract<PaymentStatus, { status: 'settled' | 'rejected' }>;
 
 export const PAYMENT_STEPS = {
   /** Hand the order to the network (no transaction open), then record its answer. */

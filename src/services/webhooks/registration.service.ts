@@ -6,8 +6,7 @@ import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { DB, EventType } from '../../db/schema.ts';
 import type { WebhookHeader, WebhookRow } from '../../db/schema/webhooks.ts';
 import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
-import type { HostResolver } from '../../webhooks/host-resolver.ts';
-import { checkWebhookHeaders, checkWebhookHost, checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
+import { checkWebhookHeaders, type WebhookUrlPolicy } from '../../webhooks/url-policy.ts';
 
 export const MAX_ACTIVE_URLS_PER_EVENT = 3;
 
@@ -25,8 +24,8 @@ export interface RegistrationInput {
 export function createWebhookRegistrationService(deps: {
   db: Kysely<DB>;
   clock: Clock;
-  mode: Mode;
-  resolver: HostResolver;
+  /** The URL rules of this mode (the sandbox also takes local HTTP; production resolves the host). */
+  urls: WebhookUrlPolicy;
   /** WEBHOOK_SECRET_OVERLAP_S: how long a rotated-out secret still signs beside the new one. */
   secretOverlapS: number;
 }) {
@@ -40,10 +39,10 @@ export function createWebhookRegistrationService(deps: {
   /** Adds a URL for an event, or (same URL again) replaces its headers and bumps its version. */
   async function register(accountId: number, input: RegistrationInput, audit?: ChangeAudit): Promise<{ webhook: WebhookRow; created: boolean }> {
     const headers = input.headers ?? [];
-    const checked = checkWebhookUrl(input.url, deps.mode);
+    const checked = deps.urls.checkUrl(input.url);
     const problems = [...(checked.ok ? [] : checked.problems), ...checkWebhookHeaders(headers)];
-    // Production resolves the name now (before the transaction: a network call), as a delivery would.
-    if (checked.ok && deps.mode === 'production') problems.push(...(await checkWebhookHost(checked.url, deps.resolver)));
+    // The host is judged now (before the transaction: a network call), as a delivery would.
+    if (checked.ok) problems.push(...(await deps.urls.checkHost(checked.url)));
     if (!checked.ok || problems.length > 0) throw new ValidationError(problems);
     const url = checked.url;
     const result = await db.transaction().execute(async (trx) => {

@@ -8,7 +8,7 @@ import { deliveriesRepo } from '../../webhooks/deliveries.repo.ts';
 import { oneOffLogs, sendToEach, type OneOffTarget } from '../../webhooks/one-off-attempts.ts';
 import { registrationsRepo } from '../../webhooks/registrations.repo.ts';
 import type { WebhookTransport } from '../../webhooks/transport.ts';
-import { checkWebhookUrl, type Mode } from '../../webhooks/url-policy.ts';
+import type { WebhookUrlPolicy } from '../../webhooks/url-policy.ts';
 
 export interface ResendResult {
   message: string;
@@ -23,7 +23,7 @@ export interface ResendResult {
  * of one of the account's transactions, to each active URL of that event's type (or to a URL given
  * for this resend only). Each attempt is logged; the answer reports the first.
  */
-export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock; signingClock: Clock; transport: WebhookTransport; mode: Mode }) {
+export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock; signingClock: Clock; transport: WebhookTransport; urls: WebhookUrlPolicy }) {
   const { db, clock } = deps;
 
   /**
@@ -33,7 +33,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
   async function resend(accountId: number, identifier: string, input: { url?: string | undefined; webhookId?: number | undefined } = {}): Promise<ResendResult> {
     let oneOffUrl: string | undefined;
     if (input.url !== undefined) {
-      const checked = checkWebhookUrl(input.url, deps.mode);
+      const checked = deps.urls.checkUrl(input.url);
       if (!checked.ok) throw new ValidationError(checked.problems);
       oneOffUrl = checked.url;
     }

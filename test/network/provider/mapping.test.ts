@@ -45,14 +45,11 @@ describe('provider mapping: our orders in the provider\'s words', () => {
     });
   });
 
-  it('a key without any document is refused by the adapter (the provider requires one); a bank account is not a route the provider has', () => {
+  it('a key without any document is refused by the adapter (the provider requires one)', () => {
     expect(paymentRequestOf(order({ by: 'key', key: { type: 'EMAIL', normalized: 'x@y.example' }, document: null, holderDocument: null, ispb: null }), NOW)).toEqual({
       route: 'reject',
       rejection: ADAPTER_REJECTIONS.documentRequired,
     });
-    const byAccount = paymentRequestOf(order({ by: 'account', ispb: '60746948', branch: '1', account: '2', document: '52998224725', name: 'X' }), NOW);
-    expect(byAccount).toEqual({ route: 'reject', rejection: ADAPTER_REJECTIONS.unsupportedPayee });
-    expect(ADAPTER_REJECTIONS.unsupportedPayee.errorCode).toBe('PROVIDER_UNSUPPORTED_PAYEE');
   });
 
   it('a QR code goes to cash-out-qrcode; an expired order is not sent', () => {

@@ -143,6 +143,39 @@ describe('portal payouts through the provider adapter (production mode)', () => 
     expect(settled.counterpart).toMatchObject({ name: 'Maria Recebedora', document: cpf(999), bank: { bankISPB: '60701190', bankName: 'Itaú Unibanco S.A.', bankCode: '341' } });
   });
 
+  it('the provider has no key look-up: every key answers "unknown holder", never "found" or "not found"', async () => {
+    for (const key of [
+      { type: 'EMAIL', normalized: 'ninguem@notfound.example' },
+      { type: 'CPF', normalized: cpf(77) },
+      { type: 'EVP', normalized: '00000000-0000-0000-0000-000000000000' },
+    ] as const) {
+      expect(await h.c.network.lookupKey(key)).toEqual({ status: 'unknown_holder', documentRequired: true });
+    }
+  });
+
+  it('a key the provider refuses: the API and the portal both take it, and both end ERROR PIX_INVALID_PIX_KEY with the money back', async () => {
+    const refusal = { status: 400, body: { statusCode: 400, code: 'PIX_INVALID_PIX_KEY', errorCode: 'PIX_INVALID_PIX_KEY', message: 'The key was not found in the PIX key directory.' } };
+    const before = await h.balance(accountId);
+    const token = await h.tokenFor(accountId);
+    const api = await h.api('POST', '/api/pix/cash-out', token, { value: 2, externalId: 'api-unknown-key', details: { key: 'ninguem@notfound.example', keyType: 'EMAIL', name: 'Ninguém', document: cpf(32) } });
+    expect(api.statusCode, api.body).toBe(201);
+    fake.cashOutAnswer = refusal;
+    await h.runJobs();
+
+    const review = await member.post('/portal/payouts/review', { keyType: 'EMAIL', key: 'ninguem@notfound.example', amount: '2,00', description: '' });
+    expect(review.statusCode, review.body.slice(0, 300)).toBe(200);
+    expect(detailText(review.body, 'holder-name')).toBe('Not known until the payment settles');
+    const sent = await member.post('/portal/payouts', { ...payoutConfirmationForm(review.body), document: cpf(32), name: '' });
+    expect(sent.statusCode, sent.body.slice(0, 300)).toBe(303);
+    fake.cashOutAnswer = refusal;
+    await h.runJobs();
+
+    for (const transactionId of [api.json().transactionId as string, String(sent.headers.location).split('/').pop()!]) {
+      expect(await row(transactionId)).toMatchObject({ status: 'ERROR', error_code: 'PIX_INVALID_PIX_KEY' });
+    }
+    expect(await h.balance(accountId)).toEqual(before);
+  });
+
   it('an API cash-out keeps what its caller named until the provider says more, and still requires details.document', async () => {
     const token = await h.tokenFor(accountId);
     const res = await h.api('POST', '/api/pix/cash-out', token, { value: 1, externalId: 'api-provider-1', details: { key: 'api@pagamentos.example', keyType: 'EMAIL', name: 'Fulano', document: cpf(31) } });

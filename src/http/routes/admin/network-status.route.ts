@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { toBrlNumber, type Cents } from '../../../domain/money.ts';
+import type { ProviderHealth } from '../../../network/provider/provider-network.ts';
 import type { NetworkStatus } from '../../../services/network-status.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { Brl } from '../../schemas/common.ts';
@@ -47,7 +48,7 @@ export const NetworkStatusView = Type.Object({
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 const brl = (c: Cents | null) => (c === null ? null : toBrlNumber(c));
 
-export function networkStatusView(s: NetworkStatus): Static<typeof NetworkStatusView> {
+export function networkStatusView(s: NetworkStatus<ProviderHealth>): Static<typeof NetworkStatusView> {
   const p = s.provider;
   return {
     adapter: s.adapter,

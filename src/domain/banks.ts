@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 
-/** A participant of the PIX network (from the public ISPB list shipped beside this file). */
+/**
+ * A participant of the PIX network (from the public ISPB list shipped beside this file): reference
+ * data every adapter and service reads (names of payers' and payees' banks), not the simulator's own.
+ */
 export interface Bank {
   ispb: string;
   code: string | null;
