@@ -83,3 +83,21 @@ export function summariseProfiles(dir: string, root: string, fromUs: number, toU
   }
   return { files, totalUs, byPackage, byFunction, processes };
 }
+
+/** Prints a summary: the processes and their idle share, busy time by package and the top functions, per 2xx (`oks`). */
+export function printProfile(profile: ProfileSummary, oks: number, top: number): void {
+  const n = Math.max(1, oks);
+  const pct = (us: number, of: number) => `${((100 * us) / Math.max(1, of)).toFixed(1)}%`;
+  const ms = (us: number) => (us / 1000 / n).toFixed(3);
+  console.log(`\nservice processes in the profile (${profile.files.length} main threads: the service, or the cluster primary and its workers):`);
+  for (const p of profile.processes) console.log(`  pid ${p.pid.padEnd(8)} sampled ${(p.us / 1e6).toFixed(1)} s, idle ${pct(p.idleUs, p.us)}`);
+  const busy = profile.totalUs - (profile.byPackage.get('(idle)') ?? 0);
+  console.log(`\nbusy time by package (self time; % of the busy samples, ${(busy / 1e6).toFixed(2)} s = ${ms(busy)} ms per 2xx):`);
+  for (const [pkg, us] of [...profile.byPackage].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`  ${pct(us, busy).padStart(6)}  ${ms(us).padStart(6)} ms/2xx  ${pkg}`);
+  }
+  console.log(`\ntop ${top} functions by self time (% of busy):`);
+  for (const [fn, us] of [...profile.byFunction].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`  ${pct(us, busy).padStart(6)}  ${fn}`);
+  }
+}

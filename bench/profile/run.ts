@@ -8,14 +8,15 @@
  * BENCH_PROFILE_DIR (default: a new temp folder, printed) to open in Chrome DevTools.
  *
  * Env: BENCH_PROFILE_LOAD (p99: 64 accounts, 16 clients | accounts: 64 accounts, 64 clients | hot:
- * one account, 64 clients), BENCH_PROFILE_SIDE (service | workers=N), BENCH_SECONDS (10),
+ * one account, 64 clients | token: POST /api/auth/token, BENCH_IDENTITIES (32) identities,
+ * BENCH_CLIENTS (16) clients; the load's own period), BENCH_PROFILE_SIDE (service | workers=N), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200), BENCH_TOP (25).
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../lib/child.ts';
-import { summariseProfiles } from '../lib/cpu-profile.ts';
+import { printProfile, summariseProfiles } from '../lib/cpu-profile.ts';
 import { num } from '../lib/env.ts';
 import { fmt, formatLoad, loadAverage } from '../lib/stats.ts';
 
@@ -26,6 +27,11 @@ const TOP = num('BENCH_TOP', 25);
 const dir = process.env.BENCH_PROFILE_DIR ?? mkdtempSync(path.join(tmpdir(), 'pix-bench-profile-'));
 mkdirSync(dir, { recursive: true });
 
+if (process.env.BENCH_WORK_LOAD === 'token') {
+  const { profileToken } = await import('./token.ts');
+  await profileToken(dir, side, TOP);
+  process.exit(0);
+}
 const { measureSide, perCashOut, printBreakdown } = await import('../work/run.ts');
 const { benchPostgres } = await import('../lib/postgres.ts');
 
@@ -36,21 +42,10 @@ const r = await measureSide(pgs, side, dir);
 const profile = summariseProfiles(dir, ROOT, r.window[0], r.window[1]);
 const per = perCashOut(r);
 const n = Math.max(1, r.oks);
-const pct = (us: number, of: number) => `${((100 * us) / Math.max(1, of)).toFixed(1)}%`;
 
 console.log(`\nload period (start to settled + event): ${((r.window[1] - r.window[0]) / 1e6).toFixed(1)} s, ${r.oks} 2xx (${fmt(r.okPerSecond)}/s measured); load ${formatLoad(r.loadBefore)} -> ${formatLoad(r.loadAfter)}`);
 console.log(`CPU per 2xx: the service's processes ${fmt(per.get("the side's own CPU, ms")!)} ms (/proc), PostgreSQL ${fmt(per.get('PostgreSQL CPU, ms')!)} ms (/proc, all its processes)`);
-console.log(`\nservice processes in the profile (${profile.files.length} main threads: the service, or the cluster primary and its workers):`);
-for (const p of profile.processes) console.log(`  pid ${p.pid.padEnd(8)} sampled ${(p.us / 1e6).toFixed(1)} s, idle ${pct(p.idleUs, p.us)}`);
-const busy = profile.totalUs - (profile.byPackage.get('(idle)') ?? 0);
-console.log(`\nbusy time by package (self time; % of the busy samples, ${(busy / 1e6).toFixed(2)} s = ${fmt(busy / 1000 / n)} ms per 2xx):`);
-for (const [pkg, us] of [...profile.byPackage].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
-  console.log(`  ${pct(us, busy).padStart(6)}  ${fmt(us / 1000 / n).padStart(6)} ms/2xx  ${pkg}`);
-}
-console.log(`\ntop ${TOP} functions by self time (% of busy):`);
-for (const [fn, us] of [...profile.byFunction].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
-  console.log(`  ${pct(us, busy).padStart(6)}  ${fn}`);
-}
+printProfile(profile, n, TOP);
 console.log('\nPostgreSQL split over the same period:');
 printBreakdown(r, TOP);
 console.log(`\nprofiles: ${dir} (open a .cpuprofile in Chrome DevTools > Performance)`);

@@ -20,8 +20,8 @@ import { listen } from './listen.ts';
 
 const LIFETIME_S = 1800;
 
-export async function startTokenReference(engine: Engine) {
-  const db = await openReferenceDb(engine);
+export async function startTokenReference(engine: Engine, options: { databaseUrl?: string; port?: number } = {}) {
+  const db = await openReferenceDb(engine, options.databaseUrl ? { databaseUrl: options.databaseUrl } : {});
   const table = `${db.schema}.credentials`;
   await db.setup(`CREATE TABLE ${table} (client_id uuid PRIMARY KEY, account_id integer NOT NULL, secret_hash bytea NOT NULL, cert_sha256 bytea NOT NULL)`);
   const hmacKey = randomBytes(32);
@@ -58,11 +58,8 @@ export async function startTokenReference(engine: Engine) {
     return reply.code(201).send({ access_token: token, token_type: 'Bearer', expires_in: LIFETIME_S });
   });
 
-  const listening = await listen(app, db);
-  return {
-    ...listening,
-    /** n identities, each with a generated secret and a PEM-like certificate of `certLength` characters (percent-encoded). */
-    async makeIdentities(n: number, certLength: number): Promise<TokenIdentity[]> {
+  /** n identities, each with a generated secret and a PEM-like certificate of `certLength` characters (percent-encoded). */
+  async function makeIdentities(n: number, certLength: number): Promise<TokenIdentity[]> {
       const out: TokenIdentity[] = [];
       const values: string[] = [];
       for (let i = 0; i < n; i++) {
@@ -73,8 +70,12 @@ export async function startTokenReference(engine: Engine) {
       }
       await db.setup(`INSERT INTO ${table} VALUES ${values.join(', ')}`);
       return out;
-    },
-  };
+  }
+  // A reference in a process of its own (token-main.ts) makes its identities when the benchmark asks.
+  app.post<{ Body: { n: number; certLength: number } }>('/bench/identities', async (request) => makeIdentities(request.body.n, request.body.certLength));
+
+  const listening = await listen(app, db, options.port ?? 0);
+  return { ...listening, makeIdentities };
 }
 
 /** A PEM-shaped text of about `length` characters once percent-encoded (as the header carries it). */

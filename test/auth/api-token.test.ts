@@ -145,7 +145,7 @@ describe('POST /api/auth/token', () => {
     expectAuthError(await requestToken(h, enc(pastUnregistered), body), 401, 'PUB_CERT_EXPIRED');
   });
 
-  it('judges the window on the service clock', async () => {
+  it('judges the window on the service clock, also for a certificate whose parse is cached from its earlier 201', async () => {
     const h2 = await startHarness();
     try {
       const account = await h2.createAccount();
@@ -163,7 +163,7 @@ describe('POST /api/auth/token', () => {
     }
   });
 
-  it('PUB_CERT_NOT_REGISTERED (401) for an unregistered or a revoked certificate', async () => {
+  it('PUB_CERT_NOT_REGISTERED (401) for an unregistered or a revoked certificate (revoked after a 201 cached its parse)', async () => {
     const c = await client(h);
     const body = { clientId: c.clientId, clientSecret: c.clientSecret };
     const stranger = await certificate(h);

@@ -245,6 +245,26 @@ describe.each<Kind>(['payout', 'refund', 'split'])('a %s killed at each step bou
     await expectOnce(p);
   });
 
+  it('the simulator forgets a payment it took (its unlogged table emptied, as a database crash does): submitted again, ends once', async () => {
+    // Migration 997: the simulator's books are unlogged (no WAL per cash-out); a crash of the
+    // database empties them, which must cost nothing but a second submission.
+    const persistence = await sql<{ p: string }>`SELECT relpersistence AS p FROM pg_class WHERE oid = 'sandbox_network_payments'::regclass`.execute(h.c.db);
+    expect(persistence.rows[0]!.p).toBe('u');
+    const p = await startPayment(kind);
+    await waitFor(
+      async () => {
+        const row = await p.row();
+        if (!row) return false;
+        const taken = await h.c.db.selectFrom('sandbox_network_payments').select('reference').where('reference', '=', row.transaction_id).execute();
+        return taken.length === 1;
+      },
+      () => h.c.scheduler.runDue(),
+    );
+    await sql`TRUNCATE sandbox_network_payments`.execute(h.c.db);
+    await settle(p);
+    await expectOnce(p);
+  });
+
   it('a submission that never arrived: the status query says not found, and it is submitted again, once', async () => {
     const p = await startPayment(kind);
     faults.submitNeverArrives = true;

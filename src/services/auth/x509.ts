@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { X509Certificate, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { LRUCache } from 'lru-cache';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -13,18 +14,38 @@ export interface CertificateInfo {
   pem: string;
 }
 
-/** Parses a PEM certificate with Node's X.509 parser; undefined when it is not one. */
+/**
+ * Parsed certificates by their exact PEM text. Every token request and every certificate-bound call
+ * parses the certificate it presents, and parsing (Node's X.509 parser) costs more than the rest of
+ * a token request's CPU; clients present the same certificate again and again. What is cached is
+ * only what the PEM itself says (fingerprint, subject, validity window): a pure function of the
+ * text. Revocation is read from the registry on every request and the validity window is judged
+ * against the clock on every request, so a cached parse never lets a revoked or expired certificate
+ * through. Bounded by count and by total PEM length (a header is attacker-chosen text); texts that
+ * are not certificates are not cached (garbage cannot evict the good entries).
+ */
+const parsed = new LRUCache<string, CertificateInfo>({
+  max: 4096,
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (info, pem) => pem.length + info.pem.length + 256,
+});
+
+/** Parses a PEM certificate with Node's X.509 parser (or the parse of the same text cached); undefined when it is not one. */
 export function parseCertificate(pem: string): CertificateInfo | undefined {
+  const known = parsed.get(pem);
+  if (known) return known;
   if (!/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(pem)) return undefined;
   try {
     const cert = new X509Certificate(pem);
-    return {
+    const info: CertificateInfo = Object.freeze({
       fingerprint: cert.fingerprint256.replaceAll(':', '').toLowerCase(),
       subject: cert.subject.split('\n').join(', '),
       notBefore: new Date(cert.validFrom),
       notAfter: new Date(cert.validTo),
       pem: cert.toString(),
-    };
+    });
+    parsed.set(pem, info);
+    return info;
   } catch {
     return undefined;
   }
