@@ -11,7 +11,6 @@ import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
 import { AuditChange } from '../pages/audit-change.tsx';
 import { BalanceCards } from '../pages/balance.tsx';
-import { portalReads } from '../portal-reads.repo.ts';
 import { integrationPages } from './integration.routes.tsx';
 
 const toForm = (cents: number) => brl(cents).replace('R$ ', '');
@@ -30,7 +29,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
   async function AccountsPage(props: { ctx: PageContext; q: string; error?: string; form?: Record<string, string> }) {
     const { ctx } = props;
     const en = ctx.lang === 'en';
-    const rows = await portalReads.searchAccounts(c.db, props.q, 50);
+    const rows = await c.reads.searchAccounts(props.q, 50);
     return (
       <Page ctx={ctx} title={ctx.t('accounts')} active="/portal/admin/accounts">
         <h1>{ctx.t('accounts')}</h1>
@@ -295,7 +294,7 @@ export const adminRoutes: PortalRoutes = (app, c) => {
   /** The System page; `problem` is a refused "add operator" form, shown next to it. */
   async function showSystem(request: FastifyRequest, reply: FastifyReply, problem?: { status: number; message: string; email: string }) {
     requireOperator(request);
-    const [jobs, failedDeliveries, operators] = await Promise.all([portalReads.jobSummary(c.db), portalReads.failingDeliveries(c.db, 25), c.portalPeople.operators()]);
+    const [jobs, failedDeliveries, operators] = await Promise.all([c.reads.jobSummary(), c.reads.failingDeliveries(25), c.portalPeople.operators()]);
     const ctx = request.portal;
     const en = ctx.lang === 'en';
     return render(

@@ -7,7 +7,6 @@ import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.
 import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, StatusPill, type PageContext } from '../layout.tsx';
-import { portalReads } from '../portal-reads.repo.ts';
 
 const TXID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** A cob txid (26-35 alphanumerics), random. */
@@ -29,7 +28,7 @@ function ChargeStatus(props: { ctx: PageContext; id: string; status: 'PENDING' |
 }
 
 export const chargesRoutes: PortalRoutes = (app, c) => {
-  const list = async (accountId: number) => portalReads.chargesOf(c.db, accountId, 20);
+  const list = async (accountId: number) => c.reads.chargesOf(accountId, 20);
 
   function ChargesPage(props: { ctx: PageContext; charges: Awaited<ReturnType<typeof list>>; error?: string; form?: Record<string, string> }) {
     const { ctx } = props;
@@ -104,7 +103,7 @@ export const chargesRoutes: PortalRoutes = (app, c) => {
         accountId,
         newTxid(),
         { expiracao: minutes * 60, amount: amount as Cents, modalidadeAlteracao: 0, chave: account.pix_key, ...(form.description ? { solicitacaoPagador: form.description } : {}) },
-        c.config.mode === 'sandbox' ? 'pending' : undefined,
+        c.sandboxMode ? 'pending' : undefined,
         // Who created it, from where: recorded in the charge's own transaction.
         (trx, created) =>
           c.audit.record(trx, actorOf(request), { action: 'charge.create', accountId, target: created.tx.transaction_id, after: { amount: created.charge.amount, txid: created.charge.txid } }),
@@ -118,7 +117,7 @@ export const chargesRoutes: PortalRoutes = (app, c) => {
 
   app.get('/charges/:id', async (request, reply) => {
     const accountId = memberAccountId(request);
-    const charge = await portalReads.chargeOf(c.db, accountId, (request.params as { id: string }).id);
+    const charge = await c.reads.chargeOf(accountId, (request.params as { id: string }).id);
     if (!charge) throw new DomainError('NOT_FOUND');
     const ctx = request.portal;
     const t = ctx.t;
@@ -161,7 +160,7 @@ export const chargesRoutes: PortalRoutes = (app, c) => {
 
   app.get('/charges/:id/status', async (request, reply) => {
     const accountId = memberAccountId(request);
-    const charge = await portalReads.chargeOf(c.db, accountId, (request.params as { id: string }).id);
+    const charge = await c.reads.chargeOf(accountId, (request.params as { id: string }).id);
     if (!charge) throw new DomainError('NOT_FOUND');
     return render(reply, <ChargeStatus ctx={request.portal} id={charge.transaction_id} status={charge.status} />);
   });

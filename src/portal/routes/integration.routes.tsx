@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { PortalServices } from '../portal-services.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import type { EventType } from '../../db/schema.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
@@ -10,7 +10,6 @@ import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.
 import { dateTime } from '../format.ts';
 import { field, refusal, uploadedText } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
-import { portalReads } from '../portal-reads.repo.ts';
 
 const EVENTS: EventType[] = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'];
 
@@ -18,7 +17,7 @@ const EVENTS: EventType[] = ['cash_in', 'cash_out', 'refund_in', 'refund_out', '
  * The account's integration settings, shared by the member dashboard (their own account) and the
  * admin panel (any account): webhooks, credentials, certificates. `base` is where the forms post.
  */
-export function integrationPages(c: Container) {
+export function integrationPages(c: PortalServices) {
   async function WebhooksSection(props: {
     ctx: PageContext;
     accountId: number;
@@ -414,7 +413,7 @@ export const integrationRoutes: PortalRoutes = (app, c) => {
 
   async function DeliveryLog(props: { ctx: PageContext; accountId: number }) {
     const en = props.ctx.lang === 'en';
-    const rows = await portalReads.recentAttempts(c.db, props.accountId, 25);
+    const rows = await c.reads.recentAttempts(props.accountId, 25);
     return (
       <section class="card table-card section" aria-labelledby="attempts">
         <h2 id="attempts">{en ? 'Latest delivery attempts' : 'Últimas tentativas de entrega'}</h2>

@@ -192,7 +192,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     if ('problem' in checked) return render(reply, <PayoutStart ctx={ctx} form={form} error={checked.problem} />, 400);
     let holder;
     try {
-      holder = await c.payouts.cashOut.preview(accountId, form.key, checked.keyType);
+      holder = await c.cashOut.preview(accountId, form.key, checked.keyType);
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
@@ -218,7 +218,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     const recipient: RecipientForm = { document: field(request.body, 'document').trim(), name: field(request.body, 'name').trim().slice(0, 100) };
     let holder: PayeePreview;
     try {
-      holder = await c.payouts.cashOut.preview(accountId, form.key, checked.keyType);
+      holder = await c.cashOut.preview(accountId, form.key, checked.keyType);
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
@@ -228,7 +228,7 @@ export const payoutsRoutes: PortalRoutes = (app, c) => {
     const named = checkRecipient(recipient, holder, en);
     if ('problem' in named) return review(named.problem, 400);
     try {
-      const tx = await c.payouts.cashOut.create({
+      const tx = await c.cashOut.create({
         accountId,
         amount: checked.amount,
         externalId,

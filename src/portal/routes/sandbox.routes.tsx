@@ -7,20 +7,18 @@ import type { AuditEntry } from '../../services/audit/audit-log.ts';
 import { brl, centsFromForm, dateTime } from '../format.ts';
 import { field, refusal } from '../forms.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
-import { portalReads } from '../portal-reads.repo.ts';
-import { advanceSandboxClock } from '../../services/sandbox/sandbox-clock.ts';
 
 /**
  * Sandbox tools (sandbox mode only): the same services the /sandbox routes call, driven from the
  * member's dashboard.
  */
 export const sandboxRoutes: PortalRoutes = (app, c) => {
-  if (c.config.mode !== 'sandbox') return;
+  if (!c.sandboxMode) return;
 
   async function ToolsPage(props: { ctx: PageContext; accountId: number; notice?: string; error?: string }) {
     const { ctx } = props;
     const en = ctx.lang === 'en';
-    const [pending, received] = await Promise.all([portalReads.pendingCharges(c.db, props.accountId, 20), portalReads.receivedPix(c.db, props.accountId, 20)]);
+    const [pending, received] = await Promise.all([c.reads.pendingCharges(props.accountId, 20), c.reads.receivedPix(props.accountId, 20)]);
     return (
       <Page ctx={ctx} title={en ? 'Sandbox tools' : 'Ferramentas do sandbox'} active="/portal/sandbox">
         <h1>{en ? 'Sandbox tools' : 'Ferramentas do sandbox'}<span class="badge-sandbox">{ctx.t('sandbox')}</span></h1>
@@ -85,7 +83,7 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
   const attempt = async (request: FastifyRequest, reply: FastifyReply, action: () => Promise<{ notice: string; audit: AuditEntry }>) => {
     try {
       const done = await action();
-      await c.audit.record(c.db, actorOf(request), done.audit);
+      await c.audit.recordNow(actorOf(request), done.audit);
       return show(request, reply, { notice: done.notice });
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
@@ -132,11 +130,10 @@ export const sandboxRoutes: PortalRoutes = (app, c) => {
     const accountId = memberAccountId(request);
     const minutes = Number(field(request.body, 'minutes'));
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 525_600) return show(request, reply, { error: 'minutes must be a whole number between 1 and 525600' }, 400);
-    if (!c.sandboxClock) throw new DomainError('NOT_FOUND');
-    const clock = c.sandboxClock;
+    const advance = c.advanceSandboxClock;
+    if (!advance) throw new DomainError('NOT_FOUND');
     return attempt(request, reply, async () => {
-      // The same rule as POST /sandbox/clock/advance: move, then what fell due happens.
-      await advanceSandboxClock({ clock, store: c.sandboxClockStore, scheduler: c.scheduler, webhookRelay: c.webhookRelay }, minutes * 60);
+      await advance(minutes * 60);
       return {
         notice: request.portal.lang === 'en' ? `Clock moved ${minutes} min forward.` : `Relógio avançado ${minutes} min.`,
         audit: { action: 'sandbox.clock', accountId, after: { minutes } },
