@@ -1,3 +1,50 @@
-export const en = {} as const;
+/** Sending a PIX: the form, the confirmation, their problems. */
+export const en = {
+  sendPix: 'Send a PIX',
+  sendPixLead: 'You will see who receives it before any money moves.',
+  payout: 'Payout',
+  keyType: 'Key type',
+  KEY_RANDOM: 'Random key',
+  KEY_DOCUMENT: 'CPF / CNPJ',
+  KEY_EMAIL: 'Email',
+  KEY_PHONE: 'Phone',
+  review: 'Review',
+  confirmPayment: 'Confirm the payment',
+  payTo: 'To',
+  recipientHint:
+    "The payment network does not say who holds a key before paying it. Give the recipient's CPF or CNPJ: the receiving bank refuses the payment if it is not the key holder's. Their name and bank show on the payment once it settles.",
+  recipientDocument: "Recipient's CPF or CNPJ",
+  recipientName: "Recipient's name (optional)",
+  sendAmount: 'Send {amount}',
+  cancel: 'Cancel',
+  keyTypeInvalid: 'keyType must be one of RANDOM, DOCUMENT, EMAIL, PHONE',
+  payoutAmountInvalid: 'amount must be an amount in reais with at most 2 decimals, like 1.234,56',
+  recipientDocumentInvalid: "The recipient's CPF or CNPJ is not valid: a CPF has 11 digits, a CNPJ 14 characters, with their check digits.",
+  recipientDocumentMissing: "Give the recipient's CPF or CNPJ: the payment network needs it to pay this key.",
+  reviewAgain: 'Review the payment again.',
+} as const;
 
-export const ptBR: Record<keyof typeof en, string> = {};
+export const ptBR: Record<keyof typeof en, string> = {
+  sendPix: 'Enviar um PIX',
+  sendPixLead: 'Você verá quem recebe antes de o dinheiro sair.',
+  payout: 'Pagamento',
+  keyType: 'Tipo de chave',
+  KEY_RANDOM: 'Chave aleatória',
+  KEY_DOCUMENT: 'CPF / CNPJ',
+  KEY_EMAIL: 'E-mail',
+  KEY_PHONE: 'Celular',
+  review: 'Revisar',
+  confirmPayment: 'Confirme o pagamento',
+  payTo: 'Para',
+  recipientHint:
+    'A rede de pagamentos não informa quem é o titular de uma chave antes de pagá-la. Informe o CPF ou CNPJ de quem recebe: o banco de destino recusa o pagamento se não for o do titular da chave. O nome e o banco aparecem no pagamento quando ele for concluído.',
+  recipientDocument: 'CPF ou CNPJ de quem recebe',
+  recipientName: 'Nome de quem recebe (opcional)',
+  sendAmount: 'Enviar {amount}',
+  cancel: 'Cancelar',
+  keyTypeInvalid: 'tipo de chave inválido',
+  payoutAmountInvalid: 'valor deve ser um valor em reais com até 2 casas decimais, como 1.234,56',
+  recipientDocumentInvalid: 'O CPF ou CNPJ de quem recebe não é válido: um CPF tem 11 dígitos e um CNPJ 14 caracteres, com os dígitos verificadores.',
+  recipientDocumentMissing: 'Informe o CPF ou CNPJ de quem recebe: a rede de pagamentos precisa dele para pagar esta chave.',
+  reviewAgain: 'Revise o pagamento de novo.',
+};

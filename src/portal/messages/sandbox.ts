@@ -1,3 +1,44 @@
-export const en = {} as const;
+/** The sandbox tools: play the rest of the PIX network. */
+export const en = {
+  sandboxTools: 'Sandbox tools',
+  sandboxLead: 'Play the rest of the PIX network: payers at other banks, disputes, time.',
+  receivePix: 'Receive a PIX',
+  simulateIncoming: 'Simulate incoming PIX',
+  payOwnCharge: 'Pay one of your charges',
+  noChargeWaiting: 'No charge is waiting for a payer.',
+  payAsOtherBank: 'Pay as a payer at another bank',
+  openMed: 'Open a MED',
+  noPixToDispute: 'No received PIX to dispute.',
+  receivedPix: 'Received PIX',
+  openMedButton: 'Open MED',
+  moveClock: 'Move the clock',
+  sandboxTime: 'Sandbox time: {time}. It is shared by every account of this sandbox.',
+  minutesForward: 'Minutes forward',
+  moveForward: 'Move forward',
+  receivedAmount: 'Received {amount}.',
+  chargePaid: 'Charge paid: {amount}.',
+  medOpened: 'MED opened.',
+  clockMoved: 'Clock moved {minutes} min forward.',
+} as const;
 
-export const ptBR: Record<keyof typeof en, string> = {};
+export const ptBR: Record<keyof typeof en, string> = {
+  sandboxTools: 'Ferramentas do sandbox',
+  sandboxLead: 'Faça o papel do resto da rede PIX: pagadores de outros bancos, contestações, o tempo.',
+  receivePix: 'Receber um PIX',
+  simulateIncoming: 'Simular PIX recebido',
+  payOwnCharge: 'Pagar uma cobrança sua',
+  noChargeWaiting: 'Nenhuma cobrança aguardando pagamento.',
+  payAsOtherBank: 'Pagar como pagador de outro banco',
+  openMed: 'Abrir um MED',
+  noPixToDispute: 'Nenhum PIX recebido para contestar.',
+  receivedPix: 'PIX recebido',
+  openMedButton: 'Abrir MED',
+  moveClock: 'Avançar o relógio',
+  sandboxTime: 'Hora do sandbox: {time}. É a mesma para todas as contas deste sandbox.',
+  minutesForward: 'Minutos à frente',
+  moveForward: 'Avançar',
+  receivedAmount: 'Recebido {amount}.',
+  chargePaid: 'Cobrança paga: {amount}.',
+  medOpened: 'MED aberto.',
+  clockMoved: 'Relógio avançado {minutes} min.',
+};
