@@ -12,7 +12,9 @@ import { PRE_SESSION_COOKIE, SESSION_COOKIE, render, secureCookies, type PortalR
 import { refusalText } from './forms.ts';
 import { chooseLang, isLang, LANG_COOKIE, translator } from './i18n.ts';
 import { AuthPage, Page, type PageContext } from './layout.tsx';
-import { adminRoutes } from './routes/admin.routes.tsx';
+import { adminAccountsRoutes } from './routes/admin-accounts.routes.tsx';
+import { auditRoutes } from './routes/audit.routes.tsx';
+import { systemRoutes } from './routes/system.routes.tsx';
 import { authRoutes } from './routes/auth.routes.tsx';
 import { chargesRoutes } from './routes/charges.routes.tsx';
 import { homeRoutes } from './routes/home.routes.tsx';
@@ -35,7 +37,7 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/invitations\/[^/]+$/, /^\/portal\/assets\//, /^\/portal\/language\//];
 
 /** One file per page or group of pages; member pages first, then the operators'. */
-const ROUTES: PortalRoutes[] = [authRoutes, homeRoutes, transactionsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminRoutes, suspenseRoutes];
+const ROUTES: PortalRoutes[] = [authRoutes, homeRoutes, transactionsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes];
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);

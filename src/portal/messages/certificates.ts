@@ -1,3 +1,46 @@
-export const en = {} as const;
+/** Client certificates (mTLS): register, have one made, revoke. */
+export const en = {
+  newKeyAndCertificate: 'Your new key and certificate',
+  requestSigned: 'Your request was signed',
+  downloadKeyNow: 'Download the private key now: it is not kept here.',
+  downloadCertificate: 'Download certificate',
+  downloadPrivateKey: 'Download private key',
+  registerCertificate: 'Register a certificate',
+  pemLabel: 'Certificate or certificate request (PEM)',
+  pemHint: 'Paste a certificate to register it, or a CSR (BEGIN CERTIFICATE REQUEST) for our CA to sign.',
+  pemFileLabel: 'Or upload a PEM file',
+  register: 'Register',
+  haveOneMade: 'Have one made for you',
+  haveOneMadeHint: 'We make a key pair and a one-year client certificate; you download both once.',
+  makeKeyAndCertificate: 'Make key and certificate',
+  fingerprint: 'Fingerprint (SHA-256)',
+  subject: 'Subject',
+  validUntil: 'Valid until',
+  certificateRevoked: 'Revoked',
+  certificateExpired: 'Expired',
+  certificateActive: 'Active',
+  revokeCertificateConfirm: 'Revoke this certificate?',
+} as const;
 
-export const ptBR: Record<keyof typeof en, string> = {};
+export const ptBR: Record<keyof typeof en, string> = {
+  newKeyAndCertificate: 'Sua nova chave e certificado',
+  requestSigned: 'Seu pedido foi assinado',
+  downloadKeyNow: 'Baixe a chave privada agora: ela não fica guardada aqui.',
+  downloadCertificate: 'Baixar certificado',
+  downloadPrivateKey: 'Baixar chave privada',
+  registerCertificate: 'Registrar um certificado',
+  pemLabel: 'Certificado ou pedido de certificado (PEM)',
+  pemHint: 'Cole um certificado para registrá-lo, ou um CSR (BEGIN CERTIFICATE REQUEST) para nossa AC assinar.',
+  pemFileLabel: 'Ou envie um arquivo PEM',
+  register: 'Registrar',
+  haveOneMade: 'Gerar um para você',
+  haveOneMadeHint: 'Geramos um par de chaves e um certificado de cliente válido por um ano; você baixa os dois uma vez.',
+  makeKeyAndCertificate: 'Gerar chave e certificado',
+  fingerprint: 'Impressão digital (SHA-256)',
+  subject: 'Titular',
+  validUntil: 'Válido até',
+  certificateRevoked: 'Revogado',
+  certificateExpired: 'Expirado',
+  certificateActive: 'Ativo',
+  revokeCertificateConfirm: 'Revogar este certificado?',
+};

@@ -1,3 +1,52 @@
-export const en = {} as const;
+/** Webhook URLs, the signing secret, test events and the delivery log. */
+export const en = {
+  addUrl: 'Add a URL',
+  addUrlHint: 'Up to 3 URLs per event. Custom headers: one "Name: value" per line.',
+  customHeaders: 'Custom headers',
+  addUrlButton: 'Add URL',
+  registeredUrls: 'Registered URLs',
+  headers: 'Headers',
+  removeUrlConfirm: 'Remove this URL?',
+  removeUrl: 'Remove {url} ({event})',
+  signingSecret: 'Signing secret',
+  signingSecretHint: 'Every delivery is signed (Standard Webhooks) with this secret.',
+  secretRotatedUntil:
+    'New secret made. Until {until} every delivery is signed with both the previous secret and this one; after that, with this one only. Update your receivers now.',
+  secretRotated: 'New secret made.',
+  revealSecret: 'Reveal secret',
+  rotateConfirm: 'Make a new signing secret? The current one keeps signing for a while beside it.',
+  rotateHint: 'Rotating makes a new secret; the current one keeps signing beside it for a while, so your receivers can switch without missing a delivery.',
+  rotateSecret: 'Rotate secret',
+  sendTestEvent: 'Send a test event',
+  testEventHint: "A sample of the event, signed like a real delivery (metadata.test: true), sent once to each of the event's URLs.",
+  eventToTest: 'Event to test',
+  sendTestEventButton: 'Send test event',
+  testEventResult: 'Test event result',
+  latestAttempts: 'Latest delivery attempts',
+} as const;
 
-export const ptBR: Record<keyof typeof en, string> = {};
+export const ptBR: Record<keyof typeof en, string> = {
+  addUrl: 'Adicionar URL',
+  addUrlHint: 'Até 3 URLs por evento. Cabeçalhos: um "Nome: valor" por linha.',
+  customHeaders: 'Cabeçalhos personalizados',
+  addUrlButton: 'Adicionar URL',
+  registeredUrls: 'URLs registradas',
+  headers: 'Cabeçalhos',
+  removeUrlConfirm: 'Remover esta URL?',
+  removeUrl: 'Remover {url} ({event})',
+  signingSecret: 'Segredo de assinatura',
+  signingSecretHint: 'Toda entrega é assinada (Standard Webhooks) com este segredo.',
+  secretRotatedUntil:
+    'Novo segredo criado. Até {until} cada entrega é assinada com o segredo anterior e com este; depois, só com este. Atualize seus receptores agora.',
+  secretRotated: 'Novo segredo criado.',
+  revealSecret: 'Mostrar segredo',
+  rotateConfirm: 'Criar um novo segredo? O atual continua assinando por um tempo junto com ele.',
+  rotateHint: 'Trocar cria um novo segredo; o atual continua assinando junto por um tempo, para seus receptores mudarem sem perder entregas.',
+  rotateSecret: 'Trocar segredo',
+  sendTestEvent: 'Enviar evento de teste',
+  testEventHint: 'Um exemplo do evento, assinado como uma entrega real (metadata.test: true), enviado uma vez para cada URL do evento.',
+  eventToTest: 'Evento a testar',
+  sendTestEventButton: 'Enviar evento de teste',
+  testEventResult: 'Resultado do evento de teste',
+  latestAttempts: 'Últimas tentativas de entrega',
+};
