@@ -8,7 +8,6 @@ export const en = {
   credentialRevoked: 'Revoked',
   credentialActive: 'Active',
   revokeCredentialConfirm: 'Revoke this credential?',
-  revokeNamed: 'Revoke {name}',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -20,5 +19,4 @@ export const ptBR: Record<keyof typeof en, string> = {
   credentialRevoked: 'Revogada',
   credentialActive: 'Ativa',
   revokeCredentialConfirm: 'Revogar esta credencial?',
-  revokeNamed: 'Revogar {name}',
 };

@@ -28,7 +28,7 @@ export function AccountMembers(props: { ctx: PageContext; accountId: number; mem
                 <td>
                   <form method="post" action={`/portal${base}/members/${m.id}/remove`} data-confirm={t('removeMemberConfirm')}>
                     <CsrfField ctx={ctx} />
-                    <button class="danger" type="submit" aria-label={`${t('remove')} ${m.email}`}>{t('remove')}</button>
+                    <button class="danger" type="submit" aria-label={t('removeNamed', { name: m.email })}>{t('remove')}</button>
                   </form>
                 </td>
               </tr>

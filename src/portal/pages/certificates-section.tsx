@@ -66,7 +66,7 @@ export function CertificatesSection(props: { ctx: PageContext; base: string; row
                     {r.revoked_at ? null : (
                       <form method="post" action={`${props.base}/certificates/${r.fingerprint}/revoke`} data-confirm={t('revokeCertificateConfirm')}>
                         <CsrfField ctx={ctx} />
-                        <button class="danger" type="submit" aria-label={`${t('revoke')} ${r.fingerprint.slice(0, 12)}`}>{t('revoke')}</button>
+                        <button class="danger" type="submit" aria-label={t('revokeNamed', { name: r.fingerprint.slice(0, 12) })}>{t('revoke')}</button>
                       </form>
                     )}
                   </td>

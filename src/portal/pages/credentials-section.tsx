@@ -43,7 +43,7 @@ export function CredentialsSection(props: { ctx: PageContext; base: string; rows
                     {r.revoked_at ? null : (
                       <form method="post" action={`${props.base}/credentials/${r.client_id}/revoke`} data-confirm={t('revokeCredentialConfirm')}>
                         <CsrfField ctx={ctx} />
-                        <button class="danger" type="submit" aria-label={`${t('revoke')} ${r.client_id}`}>{t('revoke')}</button>
+                        <button class="danger" type="submit" aria-label={t('revokeNamed', { name: r.client_id })}>{t('revoke')}</button>
                       </form>
                     )}
                   </td>

@@ -66,7 +66,7 @@ export function WebhooksSection(props: {
                   <td>
                     <form method="post" action={`${props.base}/webhooks/${w.id}/remove`} data-confirm={t('removeUrlConfirm')}>
                       <CsrfField ctx={ctx} />
-                      <button class="danger" type="submit" aria-label={`${t('remove')} ${w.url} (${w.event_type})`}>{t('remove')}</button>
+                      <button class="danger" type="submit" aria-label={t('removeUrl', { url: w.url, event: w.event_type })}>{t('remove')}</button>
                     </form>
                   </td>
                 </tr>
