@@ -14,8 +14,8 @@ declare module 'fastify' {
   }
 }
 
-/** A portal route file: registers its pages on the portal's scope. */
-export type PortalRoutes = (app: FastifyInstance, c: PortalServices) => void;
+/** A portal route file: registers its pages on the portal's scope, with the services they use (never the database). */
+export type PortalRoutes = (app: FastifyInstance, s: PortalServices) => void;
 
 /** A JSX element as HTML text; async components make toString() answer a promise. */
 async function htmlOf(page: unknown): Promise<string> {

@@ -49,7 +49,7 @@ function same(a: string, b: string): boolean {
  * The web portal at /portal: server-rendered pages (hono/jsx to strings) with htmx for partial
  * updates, sessions in an httpOnly cookie, CSRF tokens on every state-changing request.
  */
-export async function portalPlugin(app: FastifyInstance, c: PortalServices) {
+export async function portalPlugin(app: FastifyInstance, s: PortalServices) {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
   // File uploads (a certificate or CSR in PEM): parsed before the CSRF check, which reads `_csrf` from the fields.
@@ -61,8 +61,8 @@ export async function portalPlugin(app: FastifyInstance, c: PortalServices) {
     const path = request.url.split('?')[0]!;
     const lang = chooseLang(request.cookies[LANG_COOKIE], request.headers['accept-language']);
     const sessionId = request.cookies[SESSION_COOKIE];
-    const session = sessionId ? await c.portalSessions.find(sessionId) : undefined;
-    request.portal = { lang, t: translator(lang), session, url: request.url, sandbox: c.sandboxMode };
+    const session = sessionId ? await s.portalSessions.find(sessionId) : undefined;
+    request.portal = { lang, t: translator(lang), session, url: request.url, sandbox: s.sandboxMode };
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');
@@ -108,7 +108,7 @@ export async function portalPlugin(app: FastifyInstance, c: PortalServices) {
     return reply.redirect(/^\/portal(\/|$|\?)/.test(next) && !next.startsWith('//') ? next : '/portal', 303);
   });
 
-  for (const routes of ROUTES) routes(app, c);
+  for (const routes of ROUTES) routes(app, s);
 
   app.setNotFoundHandler((request, reply) => notFound(request, reply));
   app.setErrorHandler((error, request, reply) => {
