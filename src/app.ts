@@ -26,6 +26,7 @@ import { errorSchemas } from './http/openapi/error-schemas.ts';
 import { checkResponsesAgainstDocument } from './http/openapi/response-check.ts';
 import { documentRoute, operationIdOfModule, type FamilyDocs } from './http/openapi/route-docs.ts';
 import { portalPlugin } from './portal/portal.plugin.tsx';
+import { portalServicesOf } from './portal/portal-services.ts';
 import { proxyTrust } from './http/client-certificate.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { httpsServerOptions } from './http/tls.ts';
@@ -159,7 +160,7 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
       scope.addHook('onRoute', (route) => {
         route.schema = { ...(route.schema ?? {}), hide: true } as typeof route.schema;
       });
-      return portalPlugin(scope as unknown as FastifyInstance, c);
+      return portalPlugin(scope as unknown as FastifyInstance, portalServicesOf(c));
     },
     { prefix: '/portal' },
   );

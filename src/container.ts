@@ -58,6 +58,7 @@ import { createAuditLog } from './services/audit/audit-log.ts';
 import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
 import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
+import { createPortalReads } from './portal/portal-reads.repo.ts';
 
 export interface ContainerOptions {
   /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */
@@ -287,6 +288,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     audit,
     portalPeople,
     portalSessions,
+    /** The portal's read-only views no service exposes (the portal gets this, never `db`). */
+    portalReads: createPortalReads(db),
     charges,
     chargePayments,
     chargeLocations,

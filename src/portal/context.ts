@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../container.ts';
+import type { PortalServices } from './portal-services.ts';
 import { DomainError } from '../domain/errors/domain-error.ts';
 import type { PortalSession } from '../services/portal/portal-sessions.service.ts';
 import type { PageContext } from './layout.tsx';
@@ -14,8 +14,8 @@ declare module 'fastify' {
   }
 }
 
-/** A portal route file: registers its pages on the portal's scope. */
-export type PortalRoutes = (app: FastifyInstance, c: Container) => void;
+/** A portal route file: registers its pages on the portal's scope, with the services they use (never the database). */
+export type PortalRoutes = (app: FastifyInstance, s: PortalServices) => void;
 
 /** A JSX element as HTML text; async components make toString() answer a promise. */
 async function htmlOf(page: unknown): Promise<string> {

@@ -1,5 +1,5 @@
 import { centsFromDecimalString, type Cents } from '../domain/money.ts';
-import type { Lang } from './i18n.ts';
+import { LOCALES, type Lang } from './i18n.ts';
 
 /** `R$ 1.234,56` in both languages (decisions 6), from integer cents; never through a float. */
 export function brl(cents: number | bigint): string {
@@ -14,7 +14,7 @@ export function brl(cents: number | bigint): string {
 /** A date-time in São Paulo time, written the language's way. */
 export function dateTime(value: Date | null | undefined, lang: Lang): string {
   if (!value) return '—';
-  return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'pt-BR', {
+  return new Intl.DateTimeFormat(LOCALES[lang], {
     dateStyle: 'short',
     timeStyle: 'short',
     timeZone: 'America/Sao_Paulo',

@@ -2,6 +2,9 @@ import { DomainError, ValidationError } from '../domain/errors/domain-error.ts';
 import { toProblem, type Problem } from '../http/errors/problem.ts';
 import type { Lang } from './i18n.ts';
 
+/** The error catalogue's `userMessage` is written in Portuguese. */
+const ERROR_CATALOGUE_LANG: Lang = 'pt-BR';
+
 /**
  * The message to show next to a form when a service refused its input (4xx); anything else is
  * rethrown and answered by the portal's error page.
@@ -32,6 +35,6 @@ export function uploadedText(body: unknown, name: string): string {
  * a field check keeps its own text, which names the field (the catalogue's is only "invalid data").
  */
 export function refusalText(problem: Problem, lang: Lang): string {
-  if (lang === 'pt-BR' && problem.catalogueCode !== 'VALIDATION_FAILED') return problem.userMessage;
+  if (lang === ERROR_CATALOGUE_LANG && problem.catalogueCode !== 'VALIDATION_FAILED') return problem.userMessage;
   return Array.isArray(problem.message) ? problem.message.join('; ') : problem.message;
 }

@@ -1,197 +1,42 @@
+import * as admin from './messages/admin.ts';
+import * as certificates from './messages/certificates.ts';
+import * as charges from './messages/charges.ts';
+import * as common from './messages/common.ts';
+import * as credentials from './messages/credentials.ts';
+import * as payouts from './messages/payouts.ts';
+import * as sandbox from './messages/sandbox.ts';
+import * as suspense from './messages/suspense.ts';
+import * as transactions from './messages/transactions.ts';
+import * as webhooks from './messages/webhooks.ts';
+
 /** The portal's two languages: pt-BR (default) and English. */
 export type Lang = 'pt-BR' | 'en';
 export const LANG_COOKIE = 'pix_portal_lang';
+/** The locale each language writes dates in (English dates day-first, as in Brazil). */
+export const LOCALES: Record<Lang, string> = { 'pt-BR': 'pt-BR', en: 'en-GB' };
 
-const en = {
-  appName: 'PIX Account',
-  email: 'Email',
-  password: 'Password',
-  signIn: 'Sign in',
-  signOut: 'Sign out',
-  signInTitle: 'Sign in to your account',
-  signInLead: 'Operators and account members sign in here.',
-  badCredentials: 'Email or password is incorrect.',
-  tooManyAttempts: 'Too many failed attempts. Try again in {minutes} min.',
-  sessionExpired: 'Your session ended. Sign in again.',
-  setPassword: 'Set password',
-  invitationTitle: 'Welcome: choose your password',
-  invitationLead: 'You were invited to the account of {account}. Your password needs at least 12 characters.',
-  invitationInvalid: 'This invitation link is no longer valid. Ask an operator for a new one.',
-  passwordTooShort: 'The password needs at least 12 characters.',
-  passwordSet: 'Password set. Sign in with your email and new password.',
-  home: 'Home',
-  transactions: 'Transactions',
-  charges: 'Charges',
-  payouts: 'Payouts',
-  webhooks: 'Webhooks',
-  credentials: 'Credentials',
-  certificates: 'Certificates',
-  med: 'MED',
-  accounts: 'Accounts',
-  auditLog: 'Audit log',
-  system: 'System',
-  suspense: 'Suspense',
-  language: 'Language',
-  mainNav: 'Main',
-  available: 'Available',
-  blocked: 'Blocked',
-  total: 'Total',
-  balance: 'Balance',
-  latestTransactions: 'Latest transactions',
-  seeAll: 'See all',
-  noTransactions: 'No transactions in this period.',
-  date: 'Date',
-  type: 'Type',
-  status: 'Status',
-  amount: 'Amount',
-  fee: 'Fee',
-  net: 'Net amount',
-  counterpart: 'Counterpart',
-  endToEndId: 'End-to-end id',
-  from: 'From',
-  to: 'To',
-  any: 'Any',
-  filter: 'Filter',
-  previous: 'Previous',
-  next: 'Next',
-  page: 'Page {page} of {pages}',
-  pageOf: 'Page {page}',
-  transaction: 'Transaction',
-  document: 'Document',
-  bank: 'Bank',
-  description: 'Description',
-  createdAt: 'Created',
-  processedAt: 'Processed',
-  refunds: 'Refunds',
-  deliveries: 'Webhook deliveries',
-  noneYet: 'None yet.',
-  PAYMENT: 'Pix in',
-  WITHDRAW: 'Pix out',
-  REFUND_IN: 'Refund in',
-  REFUND_OUT: 'Refund out',
-  PENDING: 'Pending',
-  CONFIRMED: 'Confirmed',
-  ERROR: 'Failed',
-  notFoundTitle: 'Page not found',
-  notFoundLead: 'There is nothing here, or it belongs to another account.',
-  forbiddenTitle: 'Request refused',
-  forbiddenLead: 'The form expired or did not come from this site. Reload the page and try again.',
-  errorTitle: 'Something went wrong',
-  errorLead: 'Try again in a moment. Reference: {id}',
-  account: 'Account',
-  pixKey: 'PIX key',
-  signedInAs: 'Signed in as {email}',
-  skipToContent: 'Skip to content',
-  sandbox: 'Sandbox',
-  comingSoon: 'Not available in the portal yet: use the API.',
-  MED_OPEN: 'Open',
-  MED_RECEIVED: 'Under analysis',
-  MED_CANCELLED: 'Cancelled',
-  MED_ANALYZED: 'Analyzed',
-  MED_APPROVED: 'refund approved',
-  MED_REJECTED: 'rejected',
-  DELIVERY_pending: 'Retrying',
-  DELIVERY_delivered: 'Delivered',
-  DELIVERY_failed: 'Gave up',
-  notKnownUntilSettled: 'Not known until the payment settles',
-  notGivenByDirectory: 'Not given by the key directory',
-} as const;
+/**
+ * One catalogue per area of the portal, each with its English and Portuguese messages side by side;
+ * a key belongs to one area only (test/portal/i18n.test.ts checks that and that both languages have
+ * every key). Every word a page shows comes from here through `t()`.
+ */
+export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense };
+
+const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en };
 
 export type MessageKey = keyof typeof en;
 
 const pt: Record<MessageKey, string> = {
-  appName: 'Conta PIX',
-  email: 'E-mail',
-  password: 'Senha',
-  signIn: 'Entrar',
-  signOut: 'Sair',
-  signInTitle: 'Entre na sua conta',
-  signInLead: 'Operadores e membros de contas entram por aqui.',
-  badCredentials: 'E-mail ou senha incorretos.',
-  tooManyAttempts: 'Muitas tentativas sem sucesso. Tente de novo em {minutes} min.',
-  sessionExpired: 'Sua sessão terminou. Entre de novo.',
-  setPassword: 'Definir senha',
-  invitationTitle: 'Boas-vindas: escolha sua senha',
-  invitationLead: 'Você foi convidado para a conta de {account}. A senha precisa de pelo menos 12 caracteres.',
-  invitationInvalid: 'Este convite não vale mais. Peça um novo a um operador.',
-  passwordTooShort: 'A senha precisa de pelo menos 12 caracteres.',
-  passwordSet: 'Senha definida. Entre com seu e-mail e a nova senha.',
-  home: 'Início',
-  transactions: 'Transações',
-  charges: 'Cobranças',
-  payouts: 'Pagamentos',
-  webhooks: 'Webhooks',
-  credentials: 'Credenciais',
-  certificates: 'Certificados',
-  med: 'MED',
-  accounts: 'Contas',
-  auditLog: 'Auditoria',
-  system: 'Sistema',
-  suspense: 'Valores em suspenso',
-  language: 'Idioma',
-  mainNav: 'Principal',
-  available: 'Disponível',
-  blocked: 'Bloqueado',
-  total: 'Total',
-  balance: 'Saldo',
-  latestTransactions: 'Últimas transações',
-  seeAll: 'Ver todas',
-  noTransactions: 'Nenhuma transação neste período.',
-  date: 'Data',
-  type: 'Tipo',
-  status: 'Situação',
-  amount: 'Valor',
-  fee: 'Tarifa',
-  net: 'Valor líquido',
-  counterpart: 'Contraparte',
-  endToEndId: 'Identificador fim a fim',
-  from: 'De',
-  to: 'Até',
-  any: 'Todos',
-  filter: 'Filtrar',
-  previous: 'Anterior',
-  next: 'Próxima',
-  page: 'Página {page} de {pages}',
-  pageOf: 'Página {page}',
-  transaction: 'Transação',
-  document: 'Documento',
-  bank: 'Banco',
-  description: 'Descrição',
-  createdAt: 'Criada',
-  processedAt: 'Processada',
-  refunds: 'Devoluções',
-  deliveries: 'Entregas de webhook',
-  noneYet: 'Nada ainda.',
-  PAYMENT: 'Pix recebido',
-  WITHDRAW: 'Pix enviado',
-  REFUND_IN: 'Devolução enviada',
-  REFUND_OUT: 'Devolução recebida',
-  PENDING: 'Pendente',
-  CONFIRMED: 'Confirmada',
-  ERROR: 'Falhou',
-  notFoundTitle: 'Página não encontrada',
-  notFoundLead: 'Não há nada aqui, ou pertence a outra conta.',
-  forbiddenTitle: 'Pedido recusado',
-  forbiddenLead: 'O formulário expirou ou não veio deste site. Recarregue a página e tente de novo.',
-  errorTitle: 'Algo deu errado',
-  errorLead: 'Tente de novo em instantes. Referência: {id}',
-  account: 'Conta',
-  pixKey: 'Chave PIX',
-  signedInAs: 'Conectado como {email}',
-  skipToContent: 'Pular para o conteúdo',
-  sandbox: 'Sandbox',
-  comingSoon: 'Ainda não disponível no portal: use a API.',
-  MED_OPEN: 'Aberta',
-  MED_RECEIVED: 'Em análise',
-  MED_CANCELLED: 'Cancelada',
-  MED_ANALYZED: 'Analisada',
-  MED_APPROVED: 'devolução aprovada',
-  MED_REJECTED: 'rejeitada',
-  DELIVERY_pending: 'Tentando de novo',
-  DELIVERY_delivered: 'Entregue',
-  DELIVERY_failed: 'Desistiu',
-  notKnownUntilSettled: 'Só se sabe quando o pagamento for concluído',
-  notGivenByDirectory: 'Não informado pelo diretório de chaves',
+  ...common.ptBR,
+  ...transactions.ptBR,
+  ...webhooks.ptBR,
+  ...credentials.ptBR,
+  ...certificates.ptBR,
+  ...payouts.ptBR,
+  ...charges.ptBR,
+  ...admin.ptBR,
+  ...sandbox.ptBR,
+  ...suspense.ptBR,
 };
 
 const tables: Record<Lang, Record<MessageKey, string>> = { en, 'pt-BR': pt };
@@ -203,9 +48,12 @@ export function translator(lang: Lang): Translate {
   return (key, vars) => table[key].replace(/\{(\w+)\}/g, (_, name: string) => String(vars?.[name] ?? `{${name}}`));
 }
 
+/** A language the portal speaks. */
+export const isLang = (value: unknown): value is Lang => value === 'en' || value === 'pt-BR';
+
 /** The remembered choice wins; otherwise the first of Accept-Language's languages we have, by q. */
 export function chooseLang(cookie: string | undefined, acceptLanguage: string | undefined): Lang {
-  if (cookie === 'en' || cookie === 'pt-BR') return cookie;
+  if (isLang(cookie)) return cookie;
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {

@@ -47,16 +47,21 @@ function Document(props: { ctx: PageContext; title: string; children: Child }) {
   );
 }
 
+/** Each language's name in its own words (not translated: a reader looks for their own). */
+const LANGUAGES: Array<[Lang, string]> = [
+  ['pt-BR', 'Português'],
+  ['en', 'English'],
+];
+
 export function LanguageSwitch(props: { ctx: PageContext }) {
   const back = encodeURIComponent(props.ctx.url);
   return (
     <nav class="lang" aria-label={props.ctx.t('language')}>
-      <a href={`/portal/language/pt-BR?next=${back}`} hreflang="pt-BR" lang="pt-BR" aria-current={props.ctx.lang === 'pt-BR' ? 'true' : undefined}>
-        Português
-      </a>
-      <a href={`/portal/language/en?next=${back}`} hreflang="en" lang="en" aria-current={props.ctx.lang === 'en' ? 'true' : undefined}>
-        English
-      </a>
+      {LANGUAGES.map(([tag, name]) => (
+        <a href={`/portal/language/${tag}?next=${back}`} hreflang={tag} lang={tag} aria-current={props.ctx.lang === tag ? 'true' : undefined}>
+          {name}
+        </a>
+      ))}
     </nav>
   );
 }

@@ -6,15 +6,23 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Container } from '../container.ts';
+import type { PortalServices } from './portal-services.ts';
 import { toProblem } from '../http/errors/problem.ts';
 import { PRE_SESSION_COOKIE, SESSION_COOKIE, render, secureCookies, type PortalRoutes } from './context.ts';
 import { refusalText } from './forms.ts';
-import { chooseLang, LANG_COOKIE, translator } from './i18n.ts';
+import { chooseLang, isLang, LANG_COOKIE, translator } from './i18n.ts';
 import { AuthPage, Page, type PageContext } from './layout.tsx';
-import { adminRoutes } from './routes/admin.routes.tsx';
+import { adminAccountsRoutes } from './routes/admin-accounts.routes.tsx';
+import { auditRoutes } from './routes/audit.routes.tsx';
+import { systemRoutes } from './routes/system.routes.tsx';
 import { authRoutes } from './routes/auth.routes.tsx';
-import { memberRoutes } from './routes/member.routes.tsx';
+import { chargesRoutes } from './routes/charges.routes.tsx';
+import { homeRoutes } from './routes/home.routes.tsx';
+import { integrationRoutes } from './routes/integration.routes.tsx';
+import { medRoutes } from './routes/med.routes.tsx';
+import { payoutsRoutes } from './routes/payouts.routes.tsx';
+import { sandboxRoutes } from './routes/sandbox.routes.tsx';
+import { transactionsRoutes } from './routes/transactions.routes.tsx';
 import { suspenseRoutes } from './routes/suspense.routes.tsx';
 import { noteErrorCode } from '../http/access-log.ts';
 
@@ -28,7 +36,8 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 /** Pages reachable without a session. */
 const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/invitations\/[^/]+$/, /^\/portal\/assets\//, /^\/portal\/language\//];
 
-const ROUTES: PortalRoutes[] = [authRoutes, memberRoutes, adminRoutes, suspenseRoutes];
+/** One file per page or group of pages; member pages first, then the operators'. */
+const ROUTES: PortalRoutes[] = [authRoutes, homeRoutes, transactionsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes];
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -40,7 +49,7 @@ function same(a: string, b: string): boolean {
  * The web portal at /portal: server-rendered pages (hono/jsx to strings) with htmx for partial
  * updates, sessions in an httpOnly cookie, CSRF tokens on every state-changing request.
  */
-export async function portalPlugin(app: FastifyInstance, c: Container) {
+export async function portalPlugin(app: FastifyInstance, s: PortalServices) {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 256 * 1024 });
   // File uploads (a certificate or CSR in PEM): parsed before the CSRF check, which reads `_csrf` from the fields.
@@ -52,8 +61,8 @@ export async function portalPlugin(app: FastifyInstance, c: Container) {
     const path = request.url.split('?')[0]!;
     const lang = chooseLang(request.cookies[LANG_COOKIE], request.headers['accept-language']);
     const sessionId = request.cookies[SESSION_COOKIE];
-    const session = sessionId ? await c.portalSessions.find(sessionId) : undefined;
-    request.portal = { lang, t: translator(lang), session, url: request.url, sandbox: c.config.mode === 'sandbox' };
+    const session = sessionId ? await s.portalSessions.find(sessionId) : undefined;
+    request.portal = { lang, t: translator(lang), session, url: request.url, sandbox: s.sandboxMode };
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');
@@ -93,13 +102,13 @@ export async function portalPlugin(app: FastifyInstance, c: Container) {
 
   app.get('/language/:lang', async (request, reply) => {
     const lang = (request.params as { lang: string }).lang;
-    if (lang !== 'en' && lang !== 'pt-BR') return notFound(request, reply);
+    if (!isLang(lang)) return notFound(request, reply);
     reply.setCookie(LANG_COOKIE, lang, { path: '/portal', sameSite: 'lax', maxAge: 365 * 86400, secure: secureCookies(request) });
     const next = String((request.query as { next?: string }).next ?? '/portal');
     return reply.redirect(/^\/portal(\/|$|\?)/.test(next) && !next.startsWith('//') ? next : '/portal', 303);
   });
 
-  for (const routes of ROUTES) routes(app, c);
+  for (const routes of ROUTES) routes(app, s);
 
   app.setNotFoundHandler((request, reply) => notFound(request, reply));
   app.setErrorHandler((error, request, reply) => {

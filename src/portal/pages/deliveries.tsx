@@ -2,10 +2,10 @@
 import { dateTime } from '../format.ts';
 import type { MessageKey } from '../i18n.ts';
 import { CsrfField, type PageContext } from '../layout.tsx';
-import type { portalReads } from '../portal-reads.repo.ts';
+import type { PortalReads } from '../portal-reads.repo.ts';
 
-type Delivery = Awaited<ReturnType<typeof portalReads.deliveriesOfTransaction>>[number];
-type Attempt = Awaited<ReturnType<typeof portalReads.attemptsOfTransaction>>[number];
+type Delivery = Awaited<ReturnType<PortalReads['deliveriesOfTransaction']>>[number];
+type Attempt = Awaited<ReturnType<PortalReads['attemptsOfTransaction']>>[number];
 
 const STATUS_PILL: Record<string, string> = { delivered: 'pill-ok', failed: 'pill-bad' };
 
@@ -23,7 +23,6 @@ function AttemptOutcome(props: { attempt: Attempt }) {
 export function TransactionDeliveries(props: { ctx: PageContext; transactionId: string; deliveries: Delivery[]; attempts: Attempt[] }) {
   const { ctx, deliveries } = props;
   const t = ctx.t;
-  const en = ctx.lang === 'en';
   const resendAction = `/portal/webhooks/resend-transaction/${props.transactionId}`;
   // A resend is logged without a delivery: it belongs to the delivery of the same event and webhook.
   const attemptsOf = (d: Delivery) => props.attempts.filter((a) => a.delivery_id === d.id || (a.delivery_id === null && a.event_id === d.event_id && a.webhook_id === d.webhook_id));
@@ -34,7 +33,7 @@ export function TransactionDeliveries(props: { ctx: PageContext; transactionId: 
         {deliveries.length > 0 ? (
           <form method="post" action={resendAction}>
             <CsrfField ctx={ctx} />
-            <button class="secondary button" type="submit">{en ? 'Resend all' : 'Reenviar todas'}</button>
+            <button class="secondary button" type="submit">{t('resendAll')}</button>
           </form>
         ) : null}
       </div>
@@ -42,11 +41,11 @@ export function TransactionDeliveries(props: { ctx: PageContext; transactionId: 
         <table>
           <thead>
             <tr>
-              <th scope="col">{en ? 'Event' : 'Evento'}</th>
+              <th scope="col">{t('event')}</th>
               <th scope="col" class="hide-phone">URL</th>
               <th scope="col">{t('status')}</th>
-              <th scope="col" class="hide-phone">{en ? 'Next retry' : 'Próxima tentativa'}</th>
-              <th scope="col"><span class="skip">{en ? 'Actions' : 'Ações'}</span></th>
+              <th scope="col" class="hide-phone">{t('nextRetry')}</th>
+              <th scope="col"><span class="skip">{t('actions')}</span></th>
             </tr>
           </thead>
           {deliveries.map((d) => {
@@ -62,23 +61,23 @@ export function TransactionDeliveries(props: { ctx: PageContext; transactionId: 
                     <form method="post" action={resendAction}>
                       <CsrfField ctx={ctx} />
                       <input type="hidden" name="webhook" value={String(d.webhook_id)} />
-                      <button class="secondary button" type="submit" aria-label={`${en ? 'Resend to' : 'Reenviar para'} ${d.url}`}>{en ? 'Resend' : 'Reenviar'}</button>
+                      <button class="secondary button" type="submit" aria-label={t('resendTo', { url: d.url })}>{t('resend')}</button>
                     </form>
                   </td>
                 </tr>
                 <tr class="attempt-log">
                   <td colspan={5}>
                     <details>
-                      <summary>{en ? `Attempt log of ${d.url} (${log.length})` : `Tentativas para ${d.url} (${log.length})`}</summary>
-                      {d.status === 'pending' ? <p class="hint">{en ? 'Next retry' : 'Próxima tentativa'}: {dateTime(d.next_attempt_at, ctx.lang)}</p> : null}
+                      <summary>{t('attemptLogOf', { url: d.url, count: log.length })}</summary>
+                      {d.status === 'pending' ? <p class="hint">{t('nextRetry')}: {dateTime(d.next_attempt_at, ctx.lang)}</p> : null}
                       {log.length === 0 ? <p class="hint">{t('noneYet')}</p> : (
                         <table class="attempts">
                           <thead>
                             <tr>
-                              <th scope="col">{en ? 'Time' : 'Hora'}</th>
-                              <th scope="col">{en ? 'Response' : 'Resposta'}</th>
-                              <th scope="col" class="num">{en ? 'Duration' : 'Duração'}</th>
-                              <th scope="col">{en ? 'Kind' : 'Tipo'}</th>
+                              <th scope="col">{t('time')}</th>
+                              <th scope="col">{t('response')}</th>
+                              <th scope="col" class="num">{t('duration')}</th>
+                              <th scope="col">{t('kind')}</th>
                             </tr>
                           </thead>
                           <tbody>
@@ -87,7 +86,7 @@ export function TransactionDeliveries(props: { ctx: PageContext; transactionId: 
                                 <td>{dateTime(a.created_at, ctx.lang)}</td>
                                 <td><AttemptOutcome attempt={a} /></td>
                                 <td class="num">{`${a.duration_ms} ms`}</td>
-                                <td>{a.kind === 'resend' ? (en ? 'Resend' : 'Reenvio') : `${en ? 'Attempt' : 'Tentativa'} ${a.attempt ?? ''}`}</td>
+                                <td>{a.kind === 'resend' ? t('resendAttempt') : t('attemptNumber', { n: a.attempt ?? '' })}</td>
                               </tr>
                             ))}
                           </tbody>

@@ -48,7 +48,7 @@ function InvitationForm(props: { ctx: PageContext; csrf: string; token: string; 
   );
 }
 
-export const authRoutes: PortalRoutes = (app, c) => {
+export const authRoutes: PortalRoutes = (app, s) => {
   app.get('/sign-in', async (request, reply) => {
     const q = request.query as { next?: string; done?: string };
     if (request.portal.session) return reply.redirect(safeNext(q.next, homeOf(request.portal.session.user.role)), 303);
@@ -60,11 +60,11 @@ export const authRoutes: PortalRoutes = (app, c) => {
     const email = field(request.body, 'email');
     const next = field(request.body, 'next');
     try {
-      const user = await c.portalPeople.signIn(email, field(request.body, 'password'), request.ip);
+      const user = await s.portalPeople.signIn(email, field(request.body, 'password'), request.ip);
       // A fresh session id at sign-in (no fixation); the old one, if any, ends.
       const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await c.portalSessions.revoke(previous);
-      const session = await c.portalSessions.open(user, request.ip);
+      if (previous) await s.portalSessions.revoke(previous);
+      const session = await s.portalSessions.open(user, request.ip);
       reply.setCookie(SESSION_COOKIE, session.id, { path: '/portal', httpOnly: true, sameSite: 'lax', secure: secureCookies(request) });
       return reply.redirect(safeNext(next, homeOf(user.role)), 303);
     } catch (error) {
@@ -79,35 +79,35 @@ export const authRoutes: PortalRoutes = (app, c) => {
 
   app.post('/sign-out', async (request, reply) => {
     const id = request.cookies[SESSION_COOKIE];
-    if (id) await c.portalSessions.revoke(id);
+    if (id) await s.portalSessions.revoke(id);
     reply.clearCookie(SESSION_COOKIE, { path: '/portal', httpOnly: true, sameSite: 'lax', secure: secureCookies(request) });
     return reply.redirect('/portal/sign-in', 303);
   });
 
   app.get('/invitations/:token', async (request, reply) => {
     const token = (request.params as { token: string }).token;
-    const invited = await c.portalPeople.openInvitation(token);
+    const invited = await s.portalPeople.openInvitation(token);
     if (!invited) return invalidInvitation(request.portal, reply);
-    const account = await c.accounts.get(invited.accountId!);
+    const account = await s.accounts.get(invited.accountId!);
     return render(reply, <InvitationForm ctx={request.portal} csrf={request.cookies[PRE_SESSION_COOKIE] ?? ''} token={token} account={account.name} />);
   });
 
   app.post('/invitations/:token', async (request, reply) => {
     const token = (request.params as { token: string }).token;
-    const invited = await c.portalPeople.openInvitation(token);
+    const invited = await s.portalPeople.openInvitation(token);
     if (!invited) return invalidInvitation(request.portal, reply);
     const password = field(request.body, 'password');
     const csrf = request.cookies[PRE_SESSION_COOKIE] ?? '';
     if (password.length < 12) {
-      const account = await c.accounts.get(invited.accountId!);
+      const account = await s.accounts.get(invited.accountId!);
       return render(reply, <InvitationForm ctx={request.portal} csrf={csrf} token={token} account={account.name} error={request.portal.t('passwordTooShort')} />, 400);
     }
     try {
-      await c.portalPeople.acceptInvitation(token, password, request.ip);
+      await s.portalPeople.acceptInvitation(token, password, request.ip);
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
       if (refused.status === 404) return invalidInvitation(request.portal, reply);
-      const account = await c.accounts.get(invited.accountId!);
+      const account = await s.accounts.get(invited.accountId!);
       return render(reply, <InvitationForm ctx={request.portal} csrf={csrf} token={token} account={account.name} error={refused.message} />, refused.status);
     }
     return reply.redirect('/portal/sign-in?done=password', 303);

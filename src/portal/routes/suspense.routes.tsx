@@ -13,34 +13,32 @@ import { CsrfField, Page } from '../layout.tsx';
  * charge we could credit, listed for operators, each assigned to an account with one form (the
  * same service as POST /admin/network/suspense/{id}/assign, audited).
  */
-export const suspenseRoutes: PortalRoutes = (app, c) => {
+export const suspenseRoutes: PortalRoutes = (app, s) => {
   async function show(request: FastifyRequest, reply: FastifyReply, props: { notice?: string; error?: string } = {}, status = 200) {
     requireOperator(request);
     const ctx = request.portal;
-    const en = ctx.lang === 'en';
-    const { items } = await c.suspense.list({ status: 'OPEN', page: 1, size: 100 });
+    const t = ctx.t;
+    const { items } = await s.suspense.list({ status: 'OPEN', page: 1, size: 100 });
     return render(
       reply,
-      <Page ctx={ctx} title={ctx.t('suspense')} active="/portal/admin/suspense">
-        <h1>{ctx.t('suspense')}</h1>
+      <Page ctx={ctx} title={t('suspense')} active="/portal/admin/suspense">
+        <h1>{t('suspense')}</h1>
         <p class="lead">
-          {en
-            ? 'PIX received on the pooled account that named no charge we could credit. Assign each one to the account it belongs to.'
-            : 'PIX recebidos na conta do provedor sem cobrança que pudéssemos creditar. Atribua cada um à conta a que pertence.'}
+          {t('suspenseLead')}
         </p>
         {props.notice ? <div class="alert alert-ok" role="status">{props.notice}</div> : null}
         {props.error ? <div class="alert alert-error" role="alert">{props.error}</div> : null}
         <section class="card table-card section" aria-labelledby="suspense-open">
-          <h2 id="suspense-open">{en ? 'Waiting for an operator' : 'Aguardando um operador'}</h2>
-          {items.length === 0 ? <p class="empty">{ctx.t('noneYet')}</p> : (
+          <h2 id="suspense-open">{t('waitingForOperator')}</h2>
+          {items.length === 0 ? <p class="empty">{t('noneYet')}</p> : (
             <table>
               <thead>
                 <tr>
-                  <th scope="col">{ctx.t('date')}</th>
-                  <th scope="col" class="num">{en ? 'Amount' : 'Valor'}</th>
-                  <th scope="col">{en ? 'Payer' : 'Pagador'}</th>
-                  <th scope="col" class="hide-phone">{en ? 'Reason' : 'Motivo'}</th>
-                  <th scope="col">{en ? 'Assign to account' : 'Atribuir à conta'}</th>
+                  <th scope="col">{t('date')}</th>
+                  <th scope="col" class="num">{t('amount')}</th>
+                  <th scope="col">{t('payer')}</th>
+                  <th scope="col" class="hide-phone">{t('reason')}</th>
+                  <th scope="col">{t('assignToAccount')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -53,9 +51,9 @@ export const suspenseRoutes: PortalRoutes = (app, c) => {
                     <td>
                       <form class="filters" method="post" action={`/portal/admin/suspense/${item.id}/assign`}>
                         <CsrfField ctx={ctx} />
-                        <label class="skip" for={`account-${item.id}`}>{en ? `Account for ${brl(item.amount)} from ${item.payer.name}` : `Conta para ${brl(item.amount)} de ${item.payer.name}`}</label>
+                        <label class="skip" for={`account-${item.id}`}>{t('accountFor', { amount: brl(item.amount), payer: item.payer.name })}</label>
                         <input id={`account-${item.id}`} name="accountId" inputmode="numeric" required pattern="[0-9]{1,9}" />
-                        <button class="primary" type="submit">{en ? 'Assign' : 'Atribuir'}</button>
+                        <button class="primary" type="submit">{t('assign')}</button>
                       </form>
                     </td>
                   </tr>
@@ -73,14 +71,14 @@ export const suspenseRoutes: PortalRoutes = (app, c) => {
 
   app.post('/admin/suspense/:id/assign', async (request, reply) => {
     requireOperator(request);
-    const en = request.portal.lang === 'en';
+    const t = request.portal.t;
     const id = (request.params as { id: string }).id;
     const accountId = field(request.body, 'accountId').trim();
     if (!/^\d{1,15}$/.test(id)) throw new DomainError('NOT_FOUND');
-    if (!/^\d{1,9}$/.test(accountId)) return show(request, reply, { error: en ? 'accountId must be an account number' : 'accountId deve ser o número de uma conta' }, 400);
+    if (!/^\d{1,9}$/.test(accountId)) return show(request, reply, { error: t('accountIdInvalid') }, 400);
     try {
-      const { tx } = await c.suspense.assign(Number(id), Number(accountId), recordAs(c.audit, actorOf(request), 'suspense.assign'));
-      return show(request, reply, { notice: en ? `Assigned to account #${accountId} (transaction ${tx.transaction_id}).` : `Atribuído à conta #${accountId} (transação ${tx.transaction_id}).` });
+      const { tx } = await s.suspense.assign(Number(id), Number(accountId), recordAs(s.audit, actorOf(request), 'suspense.assign'));
+      return show(request, reply, { notice: t('assigned', { account: accountId, transaction: tx.transaction_id }) });
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
       return show(request, reply, { error: refused.message }, refused.status);

@@ -49,6 +49,9 @@ export function createAuditLog(deps: { db: Kysely<DB>; clock: Clock }) {
       .execute();
   }
 
+  /** Records a change that committed on its own (the sandbox's simulated network acts in its own transaction). */
+  const recordNow = (actor: Actor, entry: AuditEntry) => record(deps.db, actor, entry);
+
   async function list(filter: AuditFilter) {
     let query = deps.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(Math.min(filter.limit ?? 50, 200));
     if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
@@ -58,7 +61,7 @@ export function createAuditLog(deps: { db: Kysely<DB>; clock: Clock }) {
     return query.execute();
   }
 
-  return { record, list };
+  return { record, recordNow, list };
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;

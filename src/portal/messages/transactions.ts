@@ -1,0 +1,38 @@
+/** The member's transactions, a transaction's page (refunds, MED, webhook deliveries) and the MED list. */
+export const en = {
+  transactionsLead: 'At most 31 days per search, newest first.',
+  branchAccount: 'Branch / account',
+  medTitle: 'MED — special return mechanism',
+  medLead: 'Infractions other banks opened against PIX you received. Analysis is due 7 days after opening.',
+  medNone: 'No infractions. Good.',
+  medOpenedAt: 'Opened',
+  requestingBank: 'Requesting bank',
+  analysisDue: 'Analysis due',
+  resendAll: 'Resend all',
+  resend: 'Resend',
+  resendTo: 'Resend to {url}',
+  attemptLogOf: 'Attempt log of {url} ({count})',
+  time: 'Time',
+  response: 'Response',
+  resendAttempt: 'Resend',
+  attemptNumber: 'Attempt {n}',
+} as const;
+
+export const ptBR: Record<keyof typeof en, string> = {
+  transactionsLead: 'Até 31 dias por busca, das mais recentes às mais antigas.',
+  branchAccount: 'Agência / conta',
+  medTitle: 'MED — mecanismo especial de devolução',
+  medLead: 'Infrações abertas por outros bancos contra PIX recebidos. A análise vence 7 dias após a abertura.',
+  medNone: 'Nenhuma infração.',
+  medOpenedAt: 'Aberta',
+  requestingBank: 'Banco solicitante',
+  analysisDue: 'Prazo da análise',
+  resendAll: 'Reenviar todas',
+  resend: 'Reenviar',
+  resendTo: 'Reenviar para {url}',
+  attemptLogOf: 'Tentativas para {url} ({count})',
+  time: 'Hora',
+  response: 'Resposta',
+  resendAttempt: 'Reenvio',
+  attemptNumber: 'Tentativa {n}',
+};

@@ -1,0 +1,37 @@
+import type { Container } from '../container.ts';
+import { advanceSandboxClock } from '../services/sandbox/sandbox-clock.ts';
+
+/**
+ * What the portal's pages use: the services and the portal's own read repository, never the
+ * database or the rest of the container. app.ts picks them once; every page file receives this.
+ */
+export function portalServicesOf(c: Container) {
+  const sandboxClock = c.sandboxClock;
+  return {
+    sandboxMode: c.config.mode === 'sandbox',
+    clock: c.clock,
+    reads: c.portalReads,
+    accounts: c.accounts,
+    transactions: c.transactions,
+    cashOut: c.payouts.cashOut,
+    charges: c.charges,
+    meds: c.meds,
+    webhooks: c.webhooks,
+    webhookTests: c.webhookTests,
+    webhookResend: c.webhookResend,
+    credentials: c.credentials,
+    certificates: c.certificates,
+    audit: c.audit,
+    portalPeople: c.portalPeople,
+    portalSessions: c.portalSessions,
+    suspense: c.suspense,
+    /** The simulated network the sandbox tools drive (sandbox mode only). */
+    sandboxNetwork: c.sandboxNetwork,
+    /** The same rule as POST /sandbox/clock/advance: move, then what fell due happens (absent without a sandbox clock). */
+    advanceSandboxClock: sandboxClock
+      ? (seconds: number) => advanceSandboxClock({ clock: sandboxClock, store: c.sandboxClockStore, scheduler: c.scheduler, webhookRelay: c.webhookRelay }, seconds)
+      : undefined,
+  };
+}
+
+export type PortalServices = ReturnType<typeof portalServicesOf>;
