@@ -4,12 +4,14 @@ import { NumericId } from '../../schemas/common.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 import { ATTEMPT_STATUSES, type AttemptRow } from '../../../webhooks/attempts.repo.ts';
 import { EventTypeSchema } from '../../../webhooks/http-schemas.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { ATTEMPT_KINDS } from '../../../domain/closed-lists.ts';
 
 const DateTimeOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 const Attempt = Type.Object({
   id: Type.Integer({ description: 'the attempt log id (webhookLogId)' }),
-  kind: Type.Union([Type.Literal('delivery'), Type.Literal('resend'), Type.Literal('test')], {
+  kind: OneOf(ATTEMPT_KINDS, {
     description: 'delivery: the relay (with retries); resend: POST /api/resend-webhook or the portal; test: a test event',
   }),
   event: EventTypeSchema,

@@ -4,6 +4,8 @@ import type { RouteModule } from '../../app-types.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount, Brl, ScenarioHeaders } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { TRANSACTION_STATUSES } from '../../../domain/closed-lists.ts';
 
 const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
@@ -23,7 +25,7 @@ const Body = Type.Object({
 const RefundIn = Type.Object({
   transactionId: Type.String({ format: 'uuid' }),
   externalId: Type.String(),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')]),
+  status: OneOf(TRANSACTION_STATUSES),
   refundValue: Brl(),
   providerTransactionId: Type.String({ description: 'correlates the webhooks (the refund end-to-end id, D...)' }),
   generateTime: Type.String({ format: 'date-time' }),

@@ -4,12 +4,14 @@ import { Med } from '../../../services/med/med-view.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
 import type { RouteModule } from '../../app-types.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { MED_STATUSES } from '../../../domain/closed-lists.ts';
 
 /** Decisions 4.16: 60 requests a minute per account. */
 export const MED_LIST_RATE = { limit: 60, windowSeconds: 60 };
 
 const Query = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')])),
+  status: Type.Optional(OneOf(MED_STATUSES)),
   isReconciled: Type.Optional(Type.Boolean()),
   startDate: Type.Optional(Type.String({ format: 'date-time' })),
   endDate: Type.Optional(Type.String({ format: 'date-time' })),

@@ -3,8 +3,10 @@ import type { RouteModule } from '../../app-types.ts';
 import { Document, ParticipantIspb } from '../../schemas/common.ts';
 import { hasAdminToken } from '../../plugins/admin-auth.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
+import { DICT_KEY_TYPES } from '../../../domain/closed-lists.ts';
 
-const KeyTypes = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP', 'DOCUMENT', 'RANDOM'] as const;
+/** Both spellings: the DICT's own types and the public family's DOCUMENT and RANDOM. */
+const KeyTypes = [...DICT_KEY_TYPES, 'DOCUMENT', 'RANDOM'] as const;
 
 export const registerDictKeyRoute: RouteModule = (app, c) =>
   app.post(
