@@ -13,7 +13,7 @@ import { bankByIspb } from '../../network/sandbox/banks.ts';
 import type { UnroutedPixNotice } from '../../network/provider/provider-sink.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
-import { createReceivedPix } from '../received-pix.ts';
+import type { ReceivePix } from '../received-pix.ts';
 
 export type SuspenseItem = Selectable<SuspenseItemsTable>;
 
@@ -26,8 +26,8 @@ export type SuspenseItem = Selectable<SuspenseItemsTable>;
  * from `suspense`, once. Both steps are one transaction each, and receiving is idempotent by
  * end-to-end id.
  */
-export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; network: NetworkClearingAccount }) {
-  const receivePix = createReceivedPix(deps);
+export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; receivePix: ReceivePix; network: NetworkClearingAccount }) {
+  const { receivePix } = deps;
 
   async function receive(notice: UnroutedPixNotice): Promise<SuspenseItem> {
     return transact(deps.db, async (trx) => {
