@@ -39,6 +39,7 @@ import { createSandboxDictKeys } from './services/payouts/sandbox-dict-keys.serv
 import { createTransactionsService } from './services/transactions/transactions.service.ts';
 import { createReceivedPix } from './services/received-pix.ts';
 import { createAccountBulkhead } from './db/account-bulkhead.ts';
+import { createDatabaseProbe } from './db/database-probe.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
@@ -282,6 +283,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     sandboxClockStore,
     database,
     db,
+    /** GET /ready's questions to the database (it answers; its schema is this code's). */
+    databaseProbe: createDatabaseProbe(db),
     metrics,
     ledger,
     /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */

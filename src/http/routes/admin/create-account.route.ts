@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { Document } from '../../schemas/common.ts';
 import { AccountCreated, accountCreatedView } from './account-view.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
 import { ACCOUNT_TYPES } from '../../../domain/closed-lists.ts';
 
-export const createAccountRoute: RouteModule = (app, c) =>
+export const createAccountRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts',
     {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 import { ATTEMPT_STATUSES, type AttemptRow } from '../../../webhooks/attempts.repo.ts';
@@ -53,7 +54,7 @@ function attemptView(r: AttemptRow): Static<typeof Attempt> {
   };
 }
 
-export const listWebhookDeliveriesRoute: RouteModule = (app, c) =>
+export const listWebhookDeliveriesRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id/webhook-deliveries',
     {

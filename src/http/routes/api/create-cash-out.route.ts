@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Document, ScenarioHeaders } from '../../schemas/common.ts';
@@ -26,7 +27,7 @@ export const CashOutResponse = Type.Object({
   generateTime: Type.String({ format: 'date-time' }),
 });
 
-export const createCashOutRoute: RouteModule = (app, c) =>
+export const createCashOutRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/pix/cash-out',
     {

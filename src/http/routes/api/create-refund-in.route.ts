@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount, Brl, ScenarioHeaders } from '../../schemas/common.ts';
@@ -32,7 +33,7 @@ const RefundIn = Type.Object({
 });
 
 /** POST /api/pix/refund-in/{id}: refunds a received PIX, in whole or in part. */
-export const createRefundInRoute: RouteModule = (app, c) =>
+export const createRefundInRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/pix/refund-in/:id',
     {

@@ -3,6 +3,7 @@ import { DomainError, ValidationError } from '../../../domain/errors/domain-erro
 import { Med } from '../../../services/med/med-view.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
 import { MED_STATUSES } from '../../../domain/closed-lists.ts';
@@ -25,7 +26,7 @@ const MedPage = Type.Object({
 });
 
 /** GET /api/med: the MEDs opened against the account's received PIX, newest first. */
-export const listMedRoute: RouteModule = (app, c) =>
+export const listMedRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/med',
     {

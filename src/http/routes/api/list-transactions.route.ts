@@ -3,6 +3,7 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
@@ -66,7 +67,7 @@ export function transactionItem(tx: TransactionRow): Static<typeof TransactionIt
   };
 }
 
-export const listTransactionsRoute: RouteModule = (app, c) =>
+export const listTransactionsRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/transactions',
     {
