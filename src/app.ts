@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Container } from './container.ts';
 import { DomainError } from './domain/errors/domain-error.ts';
 import type { App, RouteModule } from './http/app-types.ts';
+import { contextOf, type ContextOf, type RouteFamily } from './http/route-contexts.ts';
 import { errorHandler, formatForPath, sendProblem, type ErrorFormat } from './http/errors/formats.ts';
 import { toProblem } from './http/errors/problem.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -122,35 +123,37 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   // description, then the reference with "Try it out" and the 3.1 webhooks (src/http/docs/reference.ts).
   await docsReference(app as unknown as FastifyInstance, { publicUrl: c.config.publicUrl });
 
-  const family = (format: ErrorFormat, routes: RouteModule[], setup?: (scope: App) => void, docs: Partial<FamilyDocs> = {}) =>
+  // Each family gets its own context: the services its routes use, never the database (route-contexts.ts).
+  const family = <F extends RouteFamily>(name: F, format: ErrorFormat, routes: RouteModule<ContextOf<F>>[], setup?: (scope: App) => void, docs: Partial<FamilyDocs> = {}) =>
     app.register(async (scope) => {
+      const context = contextOf(c, name);
       const s = scope as unknown as App;
       s.setErrorHandler(errorHandler(format, () => c.clock.now()));
       // The module being registered names its operation (createCashInRoute -> createCashIn).
-      let current: RouteModule | undefined;
+      let current: RouteModule<ContextOf<F>> | undefined;
       s.addHook('onRoute', documentRoute({ format, security: [], authStatuses: [401, 403], ...docs }, () => current && operationIdOfModule(current.name)));
       setup?.(s);
       for (const route of routes) {
         current = route;
-        route(s, c);
+        route(s, context);
       }
       current = undefined;
     });
 
-  await family('short', systemRoutes);
-  await family('full', apiRoutes);
-  await family('short', bacenRoutes);
-  await family('oauth', oauthRoutes, undefined, { security: [{ clientBasic: [] }, {}], authStatuses: [401] });
-  await family('short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401, 429] });
+  await family('system', 'short', systemRoutes);
+  await family('api', 'full', apiRoutes);
+  await family('bacen', 'short', bacenRoutes);
+  await family('oauth', 'oauth', oauthRoutes, undefined, { security: [{ clientBasic: [] }, {}], authStatuses: [401] });
+  await family('admin', 'short', adminRoutes, (s) => s.addHook('onRequest', requireAdmin(c.config.adminToken, c.authFailures)), { security: [{ admin: [] }], authStatuses: [401, 429] });
   if (c.providerNetwork) {
     // The provider's notices: the body is kept as the exact text received, which the signature covers.
-    await family('short', networkRoutes, (s) => {
+    await family('network', 'short', networkRoutes, (s) => {
       s.removeAllContentTypeParsers();
       s.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     });
   }
   if (c.config.mode === 'sandbox') {
-    await family('short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
+    await family('sandbox', 'short', sandboxRoutes, (s) => s.addHook('onRequest', requireSandboxCaller(c)), { security: [{ admin: [] }, { bearer: [] }] });
   }
 
   // The web portal (issue 14): its own scope (cookies, form bodies, HTML error pages).

@@ -29,8 +29,17 @@ import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
-import { createPayoutsModule } from './services/payouts/payouts.module.ts';
+import { createOutgoingPayouts } from './services/payouts/outgoing-payout.ts';
+import { registerPayoutHooks } from './services/payouts/payout-events.ts';
+import { createCashOutService } from './services/payouts/cash-out.service.ts';
+import { createCashOutQrCodeService } from './services/payouts/cash-out-qrcode.service.ts';
+import { createDictTransferService } from './services/payouts/dict-transfer.service.ts';
+import { createPayoutRefundService } from './services/payouts/payout-refund.service.ts';
+import { createSandboxDictKeys } from './services/payouts/sandbox-dict-keys.service.ts';
+import { createTransactionsService } from './services/transactions/transactions.service.ts';
+import { createReceivedPix } from './services/received-pix.ts';
 import { createAccountBulkhead } from './db/account-bulkhead.ts';
+import { createDatabaseProbe } from './db/database-probe.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
@@ -144,7 +153,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Verifies account access tokens; remembers still-active answers while the access lease allows. */
   const accountTokens = createBearerAuthenticator({ db, tokens, clock, trust: accessLease });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
-  const deposits = createDepositService({ db, clock, ledger, outbox });
+  /** A PIX received with no charge behind it (deposits, on-us credits, suspense assignments): built once. */
+  const receivePix = createReceivedPix({ clock, ledger, outbox });
+  const deposits = createDepositService({ db, clock, receivePix });
   const charges = createChargeService({ db, clock, scheduler, network, scenarios });
   const chargeLocations = createChargeLocations({ db, clock, signingKeys });
   // The one settlement path of every outgoing debit (registerHook/start/finishNow), the one
@@ -153,7 +164,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const settlement = createSettlement({ db, clock, ledger, scheduler, network, outbox, logger });
   const idempotency = createIdempotency({ db, clock });
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
-  const creditOnUs = createOnUsCredit({ clock, ledger, outbox, institution });
+  const creditOnUs = createOnUsCredit({ clock, receivePix, institution });
   // Charges: split payouts (settled by the settlement path, on-us through creditOnUs), then payments.
   // The split payouts go through the payouts' one debit admission (built below; called only when a split job runs).
   const chargeSplits = createChargeSplits({ db, clock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
@@ -165,22 +176,43 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const lockTimeoutMs = database.bounds?.lockTimeoutMs ?? config.database.timeouts.lockMs;
   const bulkhead = createAccountBulkhead({ perAccount: Math.max(1, Math.floor((database.bounds?.poolSize ?? config.database.poolSize) / 4)), lockTimeoutMs });
   // Payouts: cash-out by key and QR code (paying our own charges on-us), /dict/pix, payout refunds.
-  const payouts = createPayoutsModule({
-    config, db, clock, ledger, outbox, logger, network, scenarios, settlement, idempotency, institution, creditOnUs,
+  // Each service once, over what was built above; the settlement path learns how a payout ends.
+  registerPayoutHooks({ settlement });
+  const outgoingPayouts = createOutgoingPayouts({
+    db, clock, settlement, creditOnUs, logger,
     onUsCharges: chargePayments satisfies OnUsCharges,
-    engine: database.engine,
+    institutionIspb: config.institutionIspb,
+    // PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few.
+    batchesInFlight: database.engine === 'postgres' ? 3 : 1,
+    // A batch waits for its accounts at most a quarter of the lock timeout (and 250 ms): a held
+    // account costs the others that much, never the lock timeout.
+    batchLockWaitMs: Math.min(250, Math.max(1, Math.floor(lockTimeoutMs / 4))),
     bulkhead,
-    lockTimeoutMs,
   });
-  registerPayoutBatchMetrics(metrics.registry, () => payouts.payouts.batchStats());
-  observeRuntime(metrics, { pool: database.poolStats, batcher: payouts.payouts.batchStats });
+  const transactions = createTransactionsService({ db, clock });
+  const payouts = {
+    /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
+    scenarios,
+    institution,
+    /** The one admission of every payout (batched): cash-out by key and QR code, /dict/pix. */
+    payouts: outgoingPayouts,
+    cashOut: createCashOutService({ db, network, payouts: outgoingPayouts, institution }),
+    cashOutQrCode: createCashOutQrCodeService({ db, network, payouts: outgoingPayouts, institution, publicHost: config.publicHost }),
+    dictTransfers: createDictTransferService({ db, clock, network, payouts: outgoingPayouts, idempotency, institution }),
+    /** Payouts the receiving bank sent back. */
+    refunds: createPayoutRefundService({ db, clock, ledger, outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount }),
+    /** The simulated key directory's entries (sandbox routes). */
+    dictKeys: createSandboxDictKeys({ db, clock }),
+  };
+  registerPayoutBatchMetrics(metrics.registry, () => outgoingPayouts.batchStats());
+  observeRuntime(metrics, { pool: database.poolStats, batcher: outgoingPayouts.batchStats });
   registerBacklogMetrics(metrics.registry, { db, clock, logger });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);
   const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement });
   // Money on the pooled account that names no charge we can credit, until an operator assigns it.
-  const suspense = createSuspenseService({ db, clock, ledger, outbox, network: network.ledgerAccount });
+  const suspense = createSuspenseService({ db, clock, ledger, outbox, receivePix, network: network.ledgerAccount });
   // What the network says on its own initiative (payment outcomes, money received, payout returns,
   // MED notices) reaches the same services as everything else: one sink, subscribed once, whichever
   // adapter runs.
@@ -239,6 +271,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     sandboxClockStore,
     database,
     db,
+    /** GET /ready's questions to the database (it answers; its schema is this code's). */
+    databaseProbe: createDatabaseProbe(db),
     metrics,
     ledger,
     /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */
@@ -271,7 +305,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */
     settlement,
     /** The account's transactions: list and poll (any feature may read through it). */
-    transactions: payouts.transactions,
+    transactions,
     /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
     idempotency,
     refunds,

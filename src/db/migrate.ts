@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
+import { applyClosedListChecks } from './closed-list-checks.ts';
 import { applyFunctionSources, ensureFunctionTable, FUNCTIONS_FOLDER, readFunctionSources } from './function-sources.ts';
 import { splitStatements } from './sql-text.ts';
 
@@ -19,10 +20,13 @@ const MIGRATE_LOCK_KEY = 7256001;
  *      migrations create the triggers that need them; a trigger function's creation needs nothing of
  *      the schema);
  *   2. every `migrations/*.sql` not applied yet, in file-name order (schema and data changes only);
- *   3. the other functions of `functions/*.sql` whose content the database does not run yet.
+ *   3. the other functions of `functions/*.sql` whose content the database does not run yet;
+ *   4. the CHECK constraints of the closed lists (src/domain/closed-lists.ts) that say otherwise
+ *      than their list (closed-list-checks.ts).
  * Migrations are tracked by name, function files by the hash of their content (function-sources.ts).
  * An advisory lock makes several instances starting together on one PostgreSQL take turns.
- * Answers what was applied: migration file names, then `functions/<file>` for each function file.
+ * Answers what was applied: migration file names, then `functions/<file>` for each function file,
+ * then `checks/<constraint>` for each list constraint changed.
  */
 export async function migrate(
   db: Kysely<any>,
@@ -35,6 +39,7 @@ export async function migrate(
   const functions = readFunctionSources(folders.functions ?? FUNCTIONS_FOLDER);
   const applied: string[] = [];
   const appliedFunctions: string[] = [];
+  const appliedChecks: string[] = [];
   await db.transaction().execute(async (trx) => {
     await waitForTurn(trx);
     await ensureFunctionTable(trx);
@@ -55,8 +60,9 @@ export async function migrate(
       applied.push(name);
     }
     appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => !f.returnsTrigger))));
+    appliedChecks.push(...(await applyClosedListChecks(trx)));
   });
-  return [...applied, ...appliedFunctions];
+  return [...applied, ...appliedFunctions, ...appliedChecks];
 }
 
 /** Migration files not applied to this database yet (GET /ready: an instance older than its schema, or newer). */

@@ -8,6 +8,7 @@ import type { RefundTables } from './schema/refunds.ts';
 import type { WebhookTables } from './schema/webhooks.ts';
 import type { SandboxNetworkTables } from './schema/sandbox-network.ts';
 import type { ProviderNetworkTables } from './schema/provider-network.ts';
+import type { AccountType, BalanceBucket, DictKeyType, JobStatus, SplitFrequency, TransactionFamily, TransactionKind, TransactionStatus } from '../domain/closed-lists.ts';
 
 import type { EventType, Json, Timestamp } from './schema/columns.ts';
 export type { EventType, Json, Timestamp } from './schema/columns.ts';
@@ -16,7 +17,7 @@ export interface AccountsTable {
   id: Generated<number>;
   name: string;
   document: string;
-  type: 'INDIVIDUAL' | 'COMPANY';
+  type: AccountType;
   pix_key: string;
   available: Generated<Cents>;
   blocked: Generated<Cents>;
@@ -27,7 +28,7 @@ export interface AccountsTable {
   fee_cash_in_percent_bp: Generated<number>;
   fee_cash_out_fixed: Generated<Cents>;
   fee_cash_out_percent_bp: Generated<number>;
-  split_frequency: Generated<string>;
+  split_frequency: Generated<SplitFrequency>;
   is_demo: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -35,13 +36,12 @@ export interface AccountsTable {
 
 export interface AccountKeysTable {
   key: string;
-  key_type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+  key_type: DictKeyType;
   account_id: number;
   created_at: Timestamp;
 }
 
-export type TransactionKind = 'PAYMENT' | 'WITHDRAW' | 'REFUND_IN' | 'REFUND_OUT';
-export type TransactionStatus = 'PENDING' | 'CONFIRMED' | 'ERROR';
+export type { TransactionKind, TransactionStatus };
 
 /** The other side of a movement, as stored and shown (documents are masked only on output). */
 export interface Counterpart {
@@ -63,7 +63,7 @@ export interface TransactionsTable {
   kind: TransactionKind;
   status: TransactionStatus;
   origin: string;
-  family: Generated<'api' | 'bacen'>;
+  family: Generated<TransactionFamily>;
   external_id: string | null;
   original_amount: Cents;
   fee_amount: Generated<Cents>;
@@ -95,7 +95,7 @@ export interface PostingsTable {
   id: Generated<number>;
   account_id: number | null;
   transaction_id: number | null;
-  bucket: 'available' | 'blocked' | null;
+  bucket: BalanceBucket | null;
   ledger_account: string | null;
   /** The postings of one movement share it and sum to zero. */
   journal_id: string;
@@ -132,7 +132,7 @@ export interface JobsTable {
   payload: Json<Record<string, unknown>>;
   attempts: Generated<number>;
   max_attempts: Generated<number>;
-  status: Generated<'pending' | 'failed'>;
+  status: Generated<JobStatus>;
   last_error: string | null;
   /** A step job's claim (migration 700): real time on the database server, and whose claim it is. */
   lease_until: ColumnType<Date | null, Date | null | undefined, Date | null>;

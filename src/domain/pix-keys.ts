@@ -1,4 +1,5 @@
 import { isValidCnpj, isValidCpf } from './documents.ts';
+import type { DictKeyType, PublicKeyType } from './closed-lists.ts';
 
 /**
  * PIX keys in the two families' spellings. The public family sends a key plus its type, without
@@ -6,8 +7,7 @@ import { isValidCnpj, isValidCpf } from './documents.ts';
  * Both map to the DICT form so one key directory serves both.
  */
 
-export type PublicKeyType = 'DOCUMENT' | 'EMAIL' | 'PHONE' | 'RANDOM';
-export type DictKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+export type { DictKeyType, PublicKeyType };
 export type DictKey = { type: DictKeyType; normalized: string };
 export type KeyCheck = { ok: true; normalized: string } | { ok: false; reason: string };
 

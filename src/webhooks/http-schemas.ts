@@ -2,10 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { EventType } from '../db/schema.ts';
 import type { WebhookHeader, WebhookRow } from '../db/schema/webhooks.ts';
 import { MAX_HEADERS, MAX_URL_LENGTH, type Mode } from './url-policy.ts';
+import { WEBHOOK_EVENT_TYPES } from '../domain/closed-lists.ts';
 
 /** HTTP schemas shared by the admin and public webhook routes. */
 
-export const EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
+/** The 7 event names (src/domain/closed-lists.ts). */
+export const EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 
 // A plain `enum` (not a union of literals): one clear validation text listing the 7 names.
 export const EventTypeSchema = Type.Unsafe<EventType>({ type: 'string', enum: [...EVENT_TYPES], description: 'one of the 7 event names' });

@@ -2,6 +2,7 @@ import { prepared } from '../prepared.ts';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx, type Updateable } from 'kysely';
 import { cents, type Cents } from '../../domain/money.ts';
 import type { AccountsTable, DB } from '../schema.ts';
+import type { DictKeyType } from '../../domain/closed-lists.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 export type AccountRow = Selectable<AccountsTable>;
@@ -66,7 +67,7 @@ export const accountsRepo = {
   async update(db: Db, id: number, values: Updateable<AccountsTable>): Promise<AccountRow | undefined> {
     return db.updateTable('accounts').set(values).where('id', '=', id).returningAll().executeTakeFirst();
   },
-  async addKey(db: Db, accountId: number, key: string, keyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP', at: Date) {
+  async addKey(db: Db, accountId: number, key: string, keyType: DictKeyType, at: Date) {
     await db.insertInto('account_keys').values({ key, key_type: keyType, account_id: accountId, created_at: at }).execute();
   },
   /** The account a PIX key (in its DICT form) belongs to, if it is one of ours: on-us payments. */

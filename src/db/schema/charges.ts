@@ -1,8 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Json, Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
+import type { ChargeKind, ChargeStatus } from '../../domain/closed-lists.ts';
 
-export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+export type CobStatus = ChargeStatus;
 
 /** The debtor of a cob as the client sent it (digits only). */
 export interface Devedor {
@@ -27,7 +28,7 @@ export interface ChargesTable {
   id: Generated<number>;
   transaction_id: number;
   account_id: number;
-  kind: 'cash_in' | 'cob';
+  kind: ChargeKind;
   txid: string;
   location_id: string;
   br_code: string;

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { WebhookEventType } from '../../domain/closed-lists.ts';
 
 /**
  * Column types every table file shares. They live here, not in src/db/schema.ts, because schema.ts
@@ -9,12 +10,5 @@ import type { ColumnType } from 'kysely';
 export type Timestamp = ColumnType<Date, Date, Date>;
 export type Json<T = unknown> = ColumnType<T, string | T, string | T>;
 
-/** The webhook event types. */
-export type EventType =
-  | 'cash_in'
-  | 'cash_out'
-  | 'refund_in'
-  | 'refund_out'
-  | 'med_created'
-  | 'med_accepted'
-  | 'med_rejected';
+/** A webhook event's name (the closed list is src/domain/closed-lists.ts). */
+export type EventType = WebhookEventType;

@@ -1,9 +1,10 @@
 import type { Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
+import type { DictKeyType } from '../../domain/closed-lists.ts';
 
 export interface SandboxDictKeysTable {
   key: string;
-  key_type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+  key_type: DictKeyType;
   name: string;
   document: string;
   ispb: string;

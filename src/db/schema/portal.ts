@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
 import type { Json, Timestamp } from './columns.ts';
+import type { PortalRole } from '../../domain/closed-lists.ts';
 
-export type PortalRole = 'OPERATOR' | 'MEMBER';
+export type { PortalRole };
 
 export interface PortalUsersTable {
   id: Generated<number>;

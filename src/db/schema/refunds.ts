@@ -1,8 +1,9 @@
 import type { Generated } from 'kysely';
 import type { Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
+import type { MedAnalysisResult, MedReason, MedStatus, RefundNature } from '../../domain/closed-lists.ts';
 
-export type RefundNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+export type { RefundNature };
 
 export interface RefundsTable {
   id: Generated<number>;
@@ -16,8 +17,7 @@ export interface RefundsTable {
   created_at: Timestamp;
 }
 
-export type MedStatus = 'OPEN' | 'RECEIVED' | 'CANCELLED' | 'ANALYZED';
-export type MedAnalysisResult = 'APPROVED' | 'REJECTED';
+export type { MedAnalysisResult, MedStatus };
 
 export interface MedsTable {
   id: Generated<number>;
@@ -25,7 +25,7 @@ export interface MedsTable {
   end_to_end_id: string;
   original_id: number | null;
   status: MedStatus;
-  reason: 'REFUND_REQUEST' | 'REFUND_CANCELLATION';
+  reason: MedReason;
   cause: string | null;
   description: string | null;
   analysis_result: MedAnalysisResult | null;

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { EventType, Json, Timestamp } from './columns.ts';
+import type { AttemptKind, DeliveryStatus } from '../../domain/closed-lists.ts';
 
 // Tables owned by the webhooks feature; its migrations live in src/db/migrations (200-299).
 
@@ -33,7 +34,7 @@ export interface WebhooksTable {
   deleted_at: Timestamp | null;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+export type { DeliveryStatus };
 
 export interface WebhookDeliveriesTable {
   id: Generated<number>;
@@ -59,7 +60,7 @@ export interface WebhookLogsTable {
   event_id: number | null;
   delivery_id: number | null;
   webhook_id: number | null;
-  kind: 'delivery' | 'resend' | 'test';
+  kind: AttemptKind;
   attempt: number | null;
   url: string;
   status_code: number | null;

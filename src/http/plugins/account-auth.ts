@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Container } from '../../container.ts';
+import type { AccountAuthContext } from '../route-contexts.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { callCertificate } from '../client-certificate.ts';
 import type { AccessIdentity } from '../../services/auth/access-identity.ts';
@@ -18,7 +18,7 @@ declare module 'fastify' {
  * token used without the client certificate it is bound to (another one, or none when
  * `REQUIRE_CERTIFICATE_BOUND_TOKENS` asks for one) answers 401 saying so.
  */
-export async function authenticateAccount(request: FastifyRequest, c: Container): Promise<AccessIdentity | undefined> {
+export async function authenticateAccount(request: FastifyRequest, c: AccountAuthContext): Promise<AccessIdentity | undefined> {
   const identity = await c.accountTokens?.authenticate(request.headers.authorization);
   if (!identity) return undefined;
   const refusal = certificateBindingRefusal(
@@ -35,7 +35,7 @@ export async function authenticateAccount(request: FastifyRequest, c: Container)
  * or revoked-client token answers 401; a token without the route's scope 403. The family's error
  * handler writes the answer in its format.
  */
-export function requireAccount(c: Container, scope: Scope) {
+export function requireAccount(c: AccountAuthContext, scope: Scope) {
   const guard = async (request: FastifyRequest) => {
     const identity = await authenticateAccount(request, c);
     if (!identity) throw new DomainError('UNAUTHORIZED');

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from '../../domain/closed-lists.ts';
 /**
  * The provider's API as this adapter uses it: request and answer bodies, in the provider's words
  * (BRL numbers, its field names). The provider is any service implementing the interface spec
@@ -139,7 +140,7 @@ export interface MedNotice {
 }
 
 /** The provider's event names a webhook is registered for (all seven). */
-export const PROVIDER_EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
+export const PROVIDER_EVENT_TYPES = WEBHOOK_EVENT_TYPES;
 
 /** Where the provider sends its notices, under PUBLIC_URL. */
 export const NOTICE_PATH = '/network/provider/webhooks';

@@ -4,6 +4,12 @@ import { toBrlNumber } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { MedRow } from './meds.repo.ts';
+import { MED_ANALYSIS_RESULTS, MED_REASONS, MED_STATUSES } from '../../domain/closed-lists.ts';
+
+/** A closed list as the union of literals it always was in the payload's schema (no import of the HTTP layer). */
+const OneOf = <const T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value))));
+const OneOfOrNull = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number] | null>(Type.Union([...values.map((value) => Type.Literal(value)), Type.Null()]));
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Bank = Type.Object({ ispb: Type.String(), name: Type.String() });
@@ -13,11 +19,11 @@ export const Med = Type.Object(
   {
     id: Type.Number(),
     endToEnd: Type.String(),
-    status: Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')]),
-    reason: Type.Union([Type.Literal('REFUND_REQUEST'), Type.Literal('REFUND_CANCELLATION')]),
+    status: OneOf(MED_STATUSES),
+    reason: OneOf(MED_REASONS),
     cause: Nullable(Type.String()),
     description: Nullable(Type.String()),
-    analysisResult: Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED'), Type.Null()]),
+    analysisResult: OneOfOrNull(MED_ANALYSIS_RESULTS),
     analysisDetails: Nullable(Type.String()),
     requestingBank: Bank,
     contestedBank: Bank,

@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors/domain-error.ts';
 import type { Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import { createReceivedPix } from '../received-pix.ts';
+import type { ReceivePix } from '../received-pix.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
@@ -28,8 +28,8 @@ export function institutionCounterpart(institution: Institution, holder: { name:
  * credited to the receiver, with its `cash_in` event, in the payer's transaction. The receiver's
  * cash-in fee applies as to any PIX received.
  */
-export function createOnUsCredit(deps: { clock: Clock; ledger: Ledger; outbox: Outbox; institution: Institution }) {
-  const receivePix = createReceivedPix(deps);
+export function createOnUsCredit(deps: { clock: Clock; receivePix: ReceivePix; institution: Institution }) {
+  const { receivePix } = deps;
   return async function creditOnUs(
     trx: Trx<DB>,
     input: {

@@ -11,7 +11,7 @@ import { bankByIspb } from '../../domain/banks.ts';
 import type { Payer } from '../../network/pix-network.ts';
 import { DEFAULT_PAYER } from '../../network/default-payer.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
-import { createReceivedPix } from '../received-pix.ts';
+import type { ReceivePix } from '../received-pix.ts';
 import { transact } from '../../db/transact.ts';
 
 /**
@@ -20,8 +20,8 @@ import { transact } from '../../db/transact.ts';
  * outside world and its `cash_in` event, in one transaction. The same end-to-end id again changes
  * nothing and answers the PIX it already made.
  */
-export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox }) {
-  const receivePix = createReceivedPix(deps);
+export function createDepositService(deps: { db: Kysely<DB>; clock: Clock; receivePix: ReceivePix }) {
+  const { receivePix } = deps;
 
   /** `from`: where the money comes from (the outside world in the sandbox; a network's clearing account). */
   async function deposit(accountId: number, amount: Cents, payer: Payer = DEFAULT_PAYER, e2e?: string, from: SystemAccount = 'world'): Promise<TransactionRow> {

@@ -13,9 +13,10 @@ import { bankByIspb } from '../../domain/banks.ts';
 import type { UnroutedPixNotice } from '../../network/pix-network.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
-import { createReceivedPix } from '../received-pix.ts';
+import type { ReceivePix } from '../received-pix.ts';
 
 export type SuspenseItem = Selectable<SuspenseItemsTable>;
+export type ListedSuspenseItem = SuspenseItem & { assigned_transaction_uuid: string | null };
 
 /**
  * Money that reached the pooled account at the provider naming no charge we can credit (a PIX sent
@@ -26,8 +27,8 @@ export type SuspenseItem = Selectable<SuspenseItemsTable>;
  * from `suspense`, once. Both steps are one transaction each, and receiving is idempotent by
  * end-to-end id.
  */
-export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; network: NetworkClearingAccount }) {
-  const receivePix = createReceivedPix(deps);
+export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledger: Ledger; outbox: Outbox; receivePix: ReceivePix; network: NetworkClearingAccount }) {
+  const { receivePix } = deps;
 
   async function receive(notice: UnroutedPixNotice): Promise<SuspenseItem> {
     return transact(deps.db, async (trx) => {
@@ -52,7 +53,8 @@ export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledg
     });
   }
 
-  async function list(filter: { status?: 'OPEN' | 'ASSIGNED'; page: number; size: number }) {
+  /** A page of items, newest first; an assigned item names the public id of the PIX it became. */
+  async function list(filter: { status?: 'OPEN' | 'ASSIGNED'; page: number; size: number }): Promise<{ items: ListedSuspenseItem[]; total: number }> {
     let query = deps.db.selectFrom('suspense_items');
     if (filter.status === 'OPEN') query = query.where('assigned_at', 'is', null);
     if (filter.status === 'ASSIGNED') query = query.where('assigned_at', 'is not', null);
@@ -60,7 +62,13 @@ export function createSuspenseService(deps: { db: Kysely<DB>; clock: Clock; ledg
       query.selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc').limit(filter.size).offset((filter.page - 1) * filter.size).execute(),
       query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
     ]);
-    return { items: rows, total: Number(total.n) };
+    const ids = rows.map((r) => r.assigned_transaction_id).filter((id): id is number => id !== null);
+    const uuids =
+      ids.length === 0
+        ? new Map<number, string>()
+        : new Map((await deps.db.selectFrom('transactions').select(['id', 'transaction_id']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r.transaction_id]));
+    const items = rows.map((r) => ({ ...r, assigned_transaction_uuid: r.assigned_transaction_id === null ? null : (uuids.get(Number(r.assigned_transaction_id)) ?? null) }));
+    return { items, total: Number(total.n) };
   }
 
   /** What is still waiting for an operator: how many items and how much money. */

@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { percentFromBasisPoints, toBrlNumber, type Cents } from '../../../domain/money.ts';
 import type { AccountRow } from '../../../db/repos/accounts.repo.ts';
 import { Brl } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { ACCOUNT_TYPES } from '../../../domain/closed-lists.ts';
 
 const brl = (c: Cents) => toBrlNumber(c);
 const percent = percentFromBasisPoints;
@@ -14,7 +16,7 @@ export const AccountCreated = Type.Object({
   id: Type.Number(),
   name: Type.String(),
   document: Type.String({ format: 'document' }),
-  type: Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('COMPANY')]),
+  type: OneOf(ACCOUNT_TYPES),
   pixKey: Type.String({ format: 'dict-key' }),
   createdAt: Type.String({ format: 'date-time' }),
 });

@@ -1,10 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { Document } from '../../schemas/common.ts';
 import { AccountCreated, accountCreatedView } from './account-view.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { ACCOUNT_TYPES } from '../../../domain/closed-lists.ts';
 
-export const createAccountRoute: RouteModule = (app, c) =>
+export const createAccountRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts',
     {
@@ -14,7 +17,7 @@ export const createAccountRoute: RouteModule = (app, c) =>
         body: Type.Object({
           name: Type.String({ minLength: 1, maxLength: 100 }),
           document: Document(),
-          type: Type.Optional(Type.Union([Type.Literal('INDIVIDUAL'), Type.Literal('COMPANY')])),
+          type: Type.Optional(OneOf(ACCOUNT_TYPES)),
         }),
         response: { 201: AccountCreated },
       },

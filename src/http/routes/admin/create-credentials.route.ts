@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { ALL_SCOPES } from '../../../services/auth/scopes.ts';
 import { NumericId } from '../../schemas/common.ts';
 
-export const createCredentialsRoute: RouteModule = (app, c) =>
+export const createCredentialsRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts/:id/credentials',
     {

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 
-export const createOperatorRoute: RouteModule = (app, c) =>
+export const createOperatorRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/operators',
     {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 
-export const deleteWebhookRoute: RouteModule = (app, c) =>
+export const deleteWebhookRoute: RouteModule<AdminContext> = (app, c) =>
   app.delete(
     '/admin/webhooks/:id',
     {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { AccountDetails, accountDetailsView } from './account-view.ts';
 
-export const getAccountRoute: RouteModule = (app, c) =>
+export const getAccountRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id',
     {

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 
-export const getWebhookSecretRoute: RouteModule = (app, c) =>
+export const getWebhookSecretRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id/webhook-secret',
     {

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { createAccountRoute } from './create-account.route.ts';
 import { createCredentialsRoute } from './create-credentials.route.ts';
 import { createOperatorRoute } from './create-operator.route.ts';
@@ -29,7 +30,7 @@ import { sendTestWebhookRoute } from './send-test-webhook.route.ts';
 import { rotateSigningKeyRoute } from './rotate-signing-key.route.ts';
 
 /** Operator routes (decisions section 2); every one needs the admin token. */
-export const adminRoutes: RouteModule[] = [
+export const adminRoutes: RouteModule<AdminContext>[] = [
   createAccountRoute,
   getAccountRoute,
   registerCertificateRoute,

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 
-export const inviteMemberRoute: RouteModule = (app, c) =>
+export const inviteMemberRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts/:id/members',
     {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { LedgerCheck } from '../../../ledger/ledger.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 
 const Brl = Type.Number({ format: 'money', description: 'BRL, 2 decimals' });
 const Findings = <T extends ReturnType<typeof Type.Object>>(item: T) =>
@@ -45,7 +46,7 @@ function view(check: LedgerCheck, at: Date): Static<typeof LedgerCheckView> {
  * The ledger's invariants checked from scratch (issue 11). Always 200 when the check ran: a broken
  * ledger is a finding (`ok: false` with what broke), not an error of this request.
  */
-export const ledgerCheckRoute: RouteModule = (app, c) =>
+export const ledgerCheckRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/ledger/check',
     {

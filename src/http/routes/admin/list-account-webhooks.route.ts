@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { WebhookList, webhookListView } from '../../../webhooks/http-schemas.ts';
 
-export const listAccountWebhooksRoute: RouteModule = (app, c) =>
+export const listAccountWebhooksRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id/webhooks',
     {

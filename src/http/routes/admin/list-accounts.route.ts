@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 import { AccountSummary, accountSummaryView } from './account-view.ts';
 
-export const listAccountsRoute: RouteModule = (app, c) =>
+export const listAccountsRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts',
     {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 
@@ -11,7 +12,7 @@ const Credential = Type.Object({
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
-export const listCredentialsRoute: RouteModule = (app, c) =>
+export const listCredentialsRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id/credentials',
     {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 
@@ -10,7 +11,7 @@ const Member = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-export const listMembersRoute: RouteModule = (app, c) =>
+export const listMembersRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id/members',
     {

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 
 const Operator = Type.Object({ id: Type.Integer(), email: Type.String(), createdAt: Type.String({ format: 'date-time' }) });
 
-export const listOperatorsRoute: RouteModule = (app, c) =>
+export const listOperatorsRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/operators',
     {

@@ -1,15 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 import { ATTEMPT_STATUSES, type AttemptRow } from '../../../webhooks/attempts.repo.ts';
 import { EventTypeSchema } from '../../../webhooks/http-schemas.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { ATTEMPT_KINDS } from '../../../domain/closed-lists.ts';
 
 const DateTimeOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 const Attempt = Type.Object({
   id: Type.Integer({ description: 'the attempt log id (webhookLogId)' }),
-  kind: Type.Union([Type.Literal('delivery'), Type.Literal('resend'), Type.Literal('test')], {
+  kind: OneOf(ATTEMPT_KINDS, {
     description: 'delivery: the relay (with retries); resend: POST /api/resend-webhook or the portal; test: a test event',
   }),
   event: EventTypeSchema,
@@ -51,7 +54,7 @@ function attemptView(r: AttemptRow): Static<typeof Attempt> {
   };
 }
 
-export const listWebhookDeliveriesRoute: RouteModule = (app, c) =>
+export const listWebhookDeliveriesRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/accounts/:id/webhook-deliveries',
     {

@@ -3,6 +3,7 @@ import { toBrlNumber, type Cents } from '../../../domain/money.ts';
 import type { ProviderHealth } from '../../../network/provider/provider-network.ts';
 import type { NetworkStatus } from '../../../services/network-status.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { Brl } from '../../schemas/common.ts';
 
 const At = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
@@ -80,7 +81,7 @@ export function networkStatusView(s: NetworkStatus<ProviderHealth>): Static<type
 }
 
 /** GET /admin/network/status: the PIX network as this instance sees it (issue 13 item 3). */
-export const networkStatusRoute: RouteModule = (app, c) =>
+export const networkStatusRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/network/status',
     {

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { registrationBody, WebhookView, webhookView } from '../../../webhooks/http-schemas.ts';
 
-export const registerAccountWebhookRoute: RouteModule = (app, c) =>
+export const registerAccountWebhookRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts/:id/webhooks',
     {

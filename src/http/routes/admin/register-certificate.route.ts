@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 
 const Certificate = Type.Object({
@@ -12,7 +13,7 @@ const Certificate = Type.Object({
   privateKeyPem: Type.Optional(Type.String()),
 });
 
-export const registerCertificateRoute: RouteModule = (app, c) =>
+export const registerCertificateRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts/:id/certificates',
     {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 
-export const removeMemberRoute: RouteModule = (app, c) =>
+export const removeMemberRoute: RouteModule<AdminContext> = (app, c) =>
   app.delete(
     '/admin/accounts/:id/members/:memberId',
     {

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 
-export const revokeCertificateRoute: RouteModule = (app, c) =>
+export const revokeCertificateRoute: RouteModule<AdminContext> = (app, c) =>
   app.delete(
     '/admin/certificates/:fingerprint',
     {

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 
-export const rotateSigningKeyRoute: RouteModule = (app, c) =>
+export const rotateSigningKeyRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/signing-keys/rotate',
     {

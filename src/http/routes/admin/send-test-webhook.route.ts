@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { EventTypeSchema } from '../../../webhooks/http-schemas.ts';
 
@@ -15,7 +16,7 @@ const TestAttempt = Type.Object({
   sentAt: Type.String({ format: 'date-time' }),
 });
 
-export const sendTestWebhookRoute: RouteModule = (app, c) =>
+export const sendTestWebhookRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/accounts/:id/webhooks/test',
     {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { Brl } from '../../schemas/common.ts';
 
 
@@ -9,7 +10,7 @@ import { Brl } from '../../schemas/common.ts';
  * POST /admin/network/statement-check: the daily statement check, now (our clearing account against
  * the provider's balance); recorded like the daily one and answered. 404 without a provider.
  */
-export const runStatementCheckRoute: RouteModule = (app, c) =>
+export const runStatementCheckRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/network/statement-check',
     {

@@ -4,6 +4,7 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import { adminTokenActor, recordAs } from '../../../services/audit/audit-log.ts';
 import type { SuspenseItem } from '../../../services/suspense/suspense.service.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { Brl, NumericId } from '../../schemas/common.ts';
 import { pageAsked, PageOf, PageQuery, pageView } from '../../schemas/pagination.ts';
 
@@ -42,7 +43,7 @@ export function suspenseItemView(item: SuspenseItem, assignedTransactionId: stri
 }
 
 /** GET /admin/network/suspense: money on the pooled account that named no charge we could credit. */
-export const listSuspenseRoute: RouteModule = (app, c) =>
+export const listSuspenseRoute: RouteModule<AdminContext> = (app, c) =>
   app.get(
     '/admin/network/suspense',
     {
@@ -63,15 +64,13 @@ export const listSuspenseRoute: RouteModule = (app, c) =>
     async (request) => {
       const asked = pageAsked({ page: request.query.page, pageSize: request.query.pageSize ?? request.query.size });
       const { items, total } = await c.suspense.list({ ...(request.query.status ? { status: request.query.status } : {}), page: asked.page, size: asked.pageSize });
-      const ids = items.map((i) => i.assigned_transaction_id).filter((id): id is number => id !== null);
-      const uuids = ids.length === 0 ? new Map<number, string>() : new Map((await c.db.selectFrom('transactions').select(['id', 'transaction_id']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r.transaction_id]));
-      const data = items.map((i) => suspenseItemView(i, i.assigned_transaction_id === null ? null : (uuids.get(Number(i.assigned_transaction_id)) ?? null)));
+      const data = items.map((i) => suspenseItemView(i, i.assigned_transaction_uuid));
       return { ...pageView(data, total, asked), total, page: asked.page, size: asked.pageSize };
     },
   );
 
 /** POST /admin/network/suspense/{id}/assign {accountId}: credits the money to that account, once. */
-export const assignSuspenseRoute: RouteModule = (app, c) =>
+export const assignSuspenseRoute: RouteModule<AdminContext> = (app, c) =>
   app.post(
     '/admin/network/suspense/:id/assign',
     {

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { toBasisPoints, toCents } from '../../money-edge.ts';
 import { AmountOrZero, NumericId, Percent } from '../../schemas/common.ts';
 import { Fees, feesView } from './account-view.ts';
 
 const FeeInput = Type.Object({ fixed: AmountOrZero(), percent: Percent });
 
-export const updateFeesRoute: RouteModule = (app, c) =>
+export const updateFeesRoute: RouteModule<AdminContext> = (app, c) =>
   app.patch(
     '/admin/accounts/:id/fees',
     {

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { AmountOrZero, NumericId } from '../../schemas/common.ts';
 import { Limits, limitsView } from './account-view.ts';
 
-export const updateLimitsRoute: RouteModule = (app, c) =>
+export const updateLimitsRoute: RouteModule<AdminContext> = (app, c) =>
   app.patch(
     '/admin/accounts/:id/limits',
     {

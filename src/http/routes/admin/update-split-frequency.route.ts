@@ -1,13 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { AdminContext } from '../../route-contexts.ts';
 import { NumericId } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { SPLIT_FREQUENCIES } from '../../../domain/closed-lists.ts';
 
-const Frequency = Type.Union([Type.Literal('IMMEDIATE'), Type.Literal('HOURLY'), Type.Literal('DAILY')], {
+const Frequency = OneOf(SPLIT_FREQUENCIES, {
   description: 'when non-immediate split shares are paid: at once, at the next full hour, or daily at 00:00 America/Sao_Paulo',
 });
 
-export const updateSplitFrequencyRoute: RouteModule = (app, c) =>
+export const updateSplitFrequencyRoute: RouteModule<AdminContext> = (app, c) =>
   app.patch(
     '/admin/accounts/:id/split-frequency',
     {

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import type { StoredSplit } from '../../../db/schema/charges.ts';
 import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { toPartsPerMillion, toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount, Document, ScenarioHeaders } from '../../schemas/common.ts';
@@ -57,7 +58,7 @@ function toSplits(splits: typeof Split.static[] | undefined): StoredSplit[] {
 }
 
 /** POST /api/pix/cash-in: a dynamic-QR charge, PENDING until paid or expired. */
-export const createCashInRoute: RouteModule = (app, c) =>
+export const createCashInRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/pix/cash-in',
     {

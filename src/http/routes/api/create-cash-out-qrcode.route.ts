@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { CashOutResponse } from './create-cash-out.route.ts';
@@ -14,7 +15,7 @@ const CashOutQrCodeRequest = Type.Object({
   document: Type.Optional(Document()),
 });
 
-export const createCashOutQrCodeRoute: RouteModule = (app, c) =>
+export const createCashOutQrCodeRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/pix/cash-out-qrcode',
     {

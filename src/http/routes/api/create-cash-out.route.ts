@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Document, ScenarioHeaders } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { PUBLIC_KEY_TYPES, TRANSACTION_STATUSES } from '../../../domain/closed-lists.ts';
 
 const CashOutRequest = Type.Object({
   // No upper bound here: above 999,999,999.99 is the business code PIX_INVALID_AMOUNT (decisions 4.7).
@@ -11,7 +14,7 @@ const CashOutRequest = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 140 })),
   details: Type.Object({
     key: Type.String({ minLength: 1, maxLength: 77 }),
-    keyType: Type.Union([Type.Literal('DOCUMENT'), Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('RANDOM')]),
+    keyType: OneOf(PUBLIC_KEY_TYPES),
     name: Type.String({ minLength: 1, maxLength: 100 }),
     document: Document({ description: 'CPF (11 digits) or CNPJ (14) of the key holder' }),
   }, { 'x-pix-key': { key: 'key', type: 'keyType', family: 'public' } }),
@@ -20,11 +23,11 @@ const CashOutRequest = Type.Object({
 export const CashOutResponse = Type.Object({
   transactionId: Type.String({ format: 'uuid' }),
   externalId: Type.String(),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')]),
+  status: OneOf(TRANSACTION_STATUSES),
   generateTime: Type.String({ format: 'date-time' }),
 });
 
-export const createCashOutRoute: RouteModule = (app, c) =>
+export const createCashOutRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/pix/cash-out',
     {

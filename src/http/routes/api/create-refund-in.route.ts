@@ -1,9 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount, Brl, ScenarioHeaders } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { TRANSACTION_STATUSES } from '../../../domain/closed-lists.ts';
 
 const Body = Type.Object({
   refundValue: Amount({ description: 'BRL; not above what is still refundable of the original' }),
@@ -23,14 +26,14 @@ const Body = Type.Object({
 const RefundIn = Type.Object({
   transactionId: Type.String({ format: 'uuid' }),
   externalId: Type.String(),
-  status: Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')]),
+  status: OneOf(TRANSACTION_STATUSES),
   refundValue: Brl(),
   providerTransactionId: Type.String({ description: 'correlates the webhooks (the refund end-to-end id, D...)' }),
   generateTime: Type.String({ format: 'date-time' }),
 });
 
 /** POST /api/pix/refund-in/{id}: refunds a received PIX, in whole or in part. */
-export const createRefundInRoute: RouteModule = (app, c) =>
+export const createRefundInRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/pix/refund-in/:id',
     {

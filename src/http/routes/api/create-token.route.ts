@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifySchemaValidationError } from 'fastify';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { presentedCertificate } from '../../client-certificate.ts';
 import { violations } from '../../validation.ts';
 
@@ -16,7 +17,7 @@ const TokenResponse = Type.Object({
   expires_in: Type.Number({ description: 'seconds; always 1800' }),
 });
 
-export const createTokenRoute: RouteModule = (app, c) =>
+export const createTokenRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/auth/token',
     {

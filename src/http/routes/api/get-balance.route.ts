@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { cents, toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
 
@@ -12,7 +13,7 @@ const Balance = Type.Object({
 });
 
 /** Decisions 4.17: the standard-shape balance, read from the account row the ledger keeps. */
-export const getBalanceRoute: RouteModule = (app, c) =>
+export const getBalanceRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/balance',
     {

@@ -4,6 +4,7 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../../db/schema.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
 
@@ -56,7 +57,7 @@ export function transactionPoll(tx: TransactionRow): Static<typeof TransactionPo
   };
 }
 
-export const getTransactionRoute: RouteModule = (app, c) =>
+export const getTransactionRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/pix/transaction/:id',
     {

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { createRefundInRoute } from './create-refund-in.route.ts';
 import { listMedRoute } from './list-med.route.ts';
 import { createCashInRoute } from './create-cash-in.route.ts';
@@ -13,4 +14,4 @@ import { registerWebhookRoute } from './register-webhook.route.ts';
 import { resendWebhookRoute } from './resend-webhook.route.ts';
 
 /** The public family (`/api/...`): errors in the full envelope. */
-export const apiRoutes: RouteModule[] = [createTokenRoute, getBalanceRoute, createCashInRoute, createCashOutRoute, createCashOutQrCodeRoute, listTransactionsRoute, getTransactionRoute, createRefundInRoute, listMedRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute];
+export const apiRoutes: RouteModule<ApiContext>[] = [createTokenRoute, getBalanceRoute, createCashInRoute, createCashOutRoute, createCashOutQrCodeRoute, listTransactionsRoute, getTransactionRoute, createRefundInRoute, listMedRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute];

@@ -3,13 +3,16 @@ import { DomainError, ValidationError } from '../../../domain/errors/domain-erro
 import { Med } from '../../../services/med/med-view.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { MED_STATUSES } from '../../../domain/closed-lists.ts';
 
 /** Decisions 4.16: 60 requests a minute per account. */
 export const MED_LIST_RATE = { limit: 60, windowSeconds: 60 };
 
 const Query = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')])),
+  status: Type.Optional(OneOf(MED_STATUSES)),
   isReconciled: Type.Optional(Type.Boolean()),
   startDate: Type.Optional(Type.String({ format: 'date-time' })),
   endDate: Type.Optional(Type.String({ format: 'date-time' })),
@@ -23,7 +26,7 @@ const MedPage = Type.Object({
 });
 
 /** GET /api/med: the MEDs opened against the account's received PIX, newest first. */
-export const listMedRoute: RouteModule = (app, c) =>
+export const listMedRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/med',
     {

@@ -3,8 +3,11 @@ import { toBrlNumber } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { movementOf, publicCounterpart } from '../../../webhooks/payloads/transaction-event.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../../domain/closed-lists.ts';
 
 const STATUS_LABEL = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' } as const;
 const OPERATION_LABEL = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' } as const;
@@ -39,8 +42,8 @@ const TransactionItem = Type.Object({
 const ListQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  status: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('ERROR')])),
-  type: Type.Optional(Type.Union([Type.Literal('PAYMENT'), Type.Literal('WITHDRAW'), Type.Literal('REFUND_IN'), Type.Literal('REFUND_OUT')])),
+  status: Type.Optional(OneOf(TRANSACTION_STATUSES)),
+  type: Type.Optional(OneOf(TRANSACTION_KINDS)),
   startDate: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'UTC date, inclusive; default 31 days before endDate' })),
   endDate: Type.Optional(Type.String({ format: 'date-or-date-time', description: 'UTC date, inclusive; default today' })),
   externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
@@ -64,7 +67,7 @@ export function transactionItem(tx: TransactionRow): Static<typeof TransactionIt
   };
 }
 
-export const listTransactionsRoute: RouteModule = (app, c) =>
+export const listTransactionsRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/transactions',
     {

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { WebhookList, webhookListView } from '../../../webhooks/http-schemas.ts';
 
@@ -6,7 +7,7 @@ import { WebhookList, webhookListView } from '../../../webhooks/http-schemas.ts'
  * GET /api/webhooks. The spec's current behaviour: disabled, an empty list even when webhooks exist.
  * WEBHOOK_ROUTES_ENABLED=true lists the caller's registrations (active and those a 410 disabled).
  */
-export const listWebhooksRoute: RouteModule = (app, c) =>
+export const listWebhooksRoute: RouteModule<ApiContext> = (app, c) =>
   app.get(
     '/api/webhooks',
     {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { RegistrationBody, registrationBody } from '../../../webhooks/http-schemas.ts';
 
@@ -13,7 +14,7 @@ export const DISABLED_MESSAGE =
  * storing nothing (the body is then not examined). WEBHOOK_ROUTES_ENABLED=true turns on the intended
  * behaviour: the admin route's rules, for the caller's own account.
  */
-export const registerWebhookRoute: RouteModule = (app, c) => {
+export const registerWebhookRoute: RouteModule<ApiContext> = (app, c) => {
   const enabled = c.config.webhookRoutesEnabled;
   app.post(
     '/api/webhooks',

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import { rateLimitHeaders } from '../../../services/rate-limit/fixed-window.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { MAX_URL_LENGTH } from '../../../webhooks/url-policy.ts';
 
@@ -9,7 +10,7 @@ import { MAX_URL_LENGTH } from '../../../webhooks/url-policy.ts';
 export const RESEND_RATE = { limit: 60, windowSeconds: 60 };
 
 /** POST /api/resend-webhook/{transactionIdentifier}: one attempt now to each URL of the transaction's event. */
-export const resendWebhookRoute: RouteModule = (app, c) =>
+export const resendWebhookRoute: RouteModule<ApiContext> = (app, c) =>
   app.post(
     '/api/resend-webhook/:transactionIdentifier',
     {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl, Document, SandboxScenarioHeader } from '../../schemas/common.ts';
@@ -28,7 +29,7 @@ const DictTransferRequest = Type.Object({
   paymentFlow: Type.Optional(Type.String({ maxLength: 50 })),
 });
 
-export const createDictTransferRoute: RouteModule = (app, c) =>
+export const createDictTransferRoute: RouteModule<BacenContext> = (app, c) =>
   app.post(
     '/dict/pix',
     {

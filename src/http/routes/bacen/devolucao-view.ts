@@ -3,6 +3,8 @@ import { toDecimalString } from '../../../domain/money.ts';
 import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { DEVOLUCAO_ID_PATTERN } from '../../../services/refunds/refund-rules.ts';
 import type { RefundRow } from '../../../services/refunds/refunds.repo.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { REFUND_NATURES } from '../../../domain/closed-lists.ts';
 
 export const DevolucaoParams = Type.Object({
   e2eid: Type.String({ pattern: '^[a-zA-Z0-9]{32}$', description: 'end-to-end id of the received PIX' }),
@@ -18,7 +20,7 @@ export const Devolucao = Type.Object(
     id: Type.String(),
     rtrId: Type.String(),
     valor: Type.String({ format: 'decimal-amount' }),
-    natureza: Type.Union([Type.Literal('ORIGINAL'), Type.Literal('RETIRADA'), Type.Literal('MED_OPERACIONAL'), Type.Literal('MED_FRAUDE')]),
+    natureza: OneOf(REFUND_NATURES),
     descricao: Type.Optional(Type.String()),
     horario: Type.Object({ solicitacao: Type.String(), liquidacao: Type.Optional(Type.String()) }),
     status: Type.Union([Type.Literal('EM_PROCESSAMENTO'), Type.Literal('DEVOLVIDO'), Type.Literal('NAO_REALIZADO')]),

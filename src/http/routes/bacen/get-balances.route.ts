@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { toBrlNumber } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
 
@@ -18,7 +19,7 @@ const Balances = Type.Object({
 });
 
 /** The central-bank-compatible balance: exactly one item, amounts as JSON numbers (decisions 3). */
-export const getBalancesRoute: RouteModule = (app, c) =>
+export const getBalancesRoute: RouteModule<BacenContext> = (app, c) =>
   app.get(
     '/accounts/balances',
     {

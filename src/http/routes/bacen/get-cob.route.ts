@@ -1,9 +1,10 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Cob, cobView, TxidParams } from './cob-view.ts';
 
 /** GET /cob/{txid}: the account's charge; another account's txid answers 404. */
-export const getCobRoute: RouteModule = (app, c) =>
+export const getCobRoute: RouteModule<BacenContext> = (app, c) =>
   app.get(
     '/cob/:txid',
     {

@@ -1,10 +1,11 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { ShortError } from '../../schemas/common.ts';
 import { Devolucao, DevolucaoParams, devolucaoView } from './devolucao-view.ts';
 
 /** GET /pix/{e2eid}/devolucao/{id}: a refund of a received PIX, by the client's id. */
-export const getDevolucaoRoute: RouteModule = (app, c) =>
+export const getDevolucaoRoute: RouteModule<BacenContext> = (app, c) =>
   app.get(
     '/pix/:e2eid/devolucao/:id',
     {

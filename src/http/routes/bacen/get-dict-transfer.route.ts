@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { transferView } from '../../../services/payouts/dict-transfer.service.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { NumericId } from '../../schemas/common.ts';
 import { DictTransfer } from './create-dict-transfer.route.ts';
 
-export const getDictTransferRoute: RouteModule = (app, c) =>
+export const getDictTransferRoute: RouteModule<BacenContext> = (app, c) =>
   app.get(
     '/dict/pix/:id',
     {

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { createDictTransferRoute } from './create-dict-transfer.route.ts';
 import { getDictTransferRoute } from './get-dict-transfer.route.ts';
 import { getDevolucaoRoute } from './get-devolucao.route.ts';
@@ -9,4 +10,4 @@ import { putCobRoute } from './put-cob.route.ts';
 import { getBalancesRoute } from './get-balances.route.ts';
 
 /** The central-bank-compatible family: errors in the short form. */
-export const bacenRoutes: RouteModule[] = [getBalancesRoute, createDictTransferRoute, getDictTransferRoute, putCobRoute, getCobRoute, patchCobRoute, putDevolucaoRoute, getDevolucaoRoute];
+export const bacenRoutes: RouteModule<BacenContext>[] = [getBalancesRoute, createDictTransferRoute, getDictTransferRoute, putCobRoute, getCobRoute, patchCobRoute, putDevolucaoRoute, getDevolucaoRoute];

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Cob, cobView, TxidParams } from './cob-view.ts';
 
@@ -7,7 +8,7 @@ import { Cob, cobView, TxidParams } from './cob-view.ts';
  * PATCH /cob/{txid}: the only revision offered is the receiver's removal of an ATIVA charge
  * (`status: REMOVIDA_PELO_USUARIO_RECEBEDOR`); any other field answers 400.
  */
-export const patchCobRoute: RouteModule = (app, c) =>
+export const patchCobRoute: RouteModule<BacenContext> = (app, c) =>
   app.patch(
     '/cob/:txid',
     {

@@ -3,12 +3,13 @@ import { ValidationError } from '../../../domain/errors/domain-error.ts';
 import { centsFromDecimalString } from '../../../domain/money.ts';
 import { DEFAULT_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { ScenarioHeaders, ShortError } from '../../schemas/common.ts';
 import { Cob, CobBody, cobView, TxidParams } from './cob-view.ts';
 
 /** PUT /cob/{txid}: an immediate charge (a cash-in of the compatible family), ATIVA, revision 0. */
-export const putCobRoute: RouteModule = (app, c) =>
+export const putCobRoute: RouteModule<BacenContext> = (app, c) =>
   app.put(
     '/cob/:txid',
     {

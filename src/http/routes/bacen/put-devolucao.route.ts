@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../../domain/errors/domain-error.ts';
 import { centsFromDecimalString } from '../../../domain/money.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { BacenContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { DecimalAmount, ScenarioHeaders, ShortError } from '../../schemas/common.ts';
 import { Devolucao, DevolucaoParams, devolucaoView } from './devolucao-view.ts';
@@ -14,7 +15,7 @@ const Body = Type.Object({
 });
 
 /** PUT /pix/{e2eid}/devolucao/{id}: the compatible family's refund of a received PIX. */
-export const putDevolucaoRoute: RouteModule = (app, c) =>
+export const putDevolucaoRoute: RouteModule<BacenContext> = (app, c) =>
   app.put(
     '/pix/:e2eid/devolucao/:id',
     {

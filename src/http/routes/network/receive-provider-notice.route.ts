@@ -3,6 +3,7 @@ import { DomainError, ValidationError } from '../../../domain/errors/domain-erro
 import { NoticeRefused, NoticeUnreadable } from '../../../network/provider/notice-signature.ts';
 import { NOTICE_PATH } from '../../../network/provider/types.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { NetworkContext } from '../../route-contexts.ts';
 
 const Answer = Type.Object({
   received: Type.Boolean(),
@@ -15,7 +16,7 @@ const Answer = Type.Object({
  * A bad signature or a timestamp more than 5 minutes away answers 401 and changes nothing; a notice
  * received again answers 200 `duplicate: true` and changes nothing.
  */
-export const receiveProviderNoticeRoute: RouteModule = (app, c) => {
+export const receiveProviderNoticeRoute: RouteModule<NetworkContext> = (app, c) => {
   // A refused notice is said at warn at most once a minute (a wrong PROVIDER_WEBHOOK_SECRET must be
   // seen; a flood of forged requests must not flood the log), the others at debug.
   let lastWarnAt = 0;

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { RouteModule } from '../../app-types.ts';
+import type { OAuthContext } from '../../route-contexts.ts';
 import { presentedCertificate } from '../../client-certificate.ts';
 import { OAuthError, sendOAuthError } from './oauth-error.ts';
 
@@ -94,7 +95,7 @@ function readTokenInput(request: FastifyRequest): TokenInput {
  * Decisions 4.14: the compatible family's token endpoint. The same checks as `/api/auth/token` (one
  * service), answered in RFC 6749's shapes: 200 with `scope`, and `{error, error_description}`.
  */
-export const oauthTokenRoute: RouteModule = (app, c) => {
+export const oauthTokenRoute: RouteModule<OAuthContext> = (app, c) => {
   // Form bodies only here, in the OAuth family's scope; nothing else in the service accepts them.
   app.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
     const params = new URLSearchParams(body as string);

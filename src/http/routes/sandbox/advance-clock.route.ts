@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { advanceSandboxClock } from '../../../services/sandbox/sandbox-clock.ts';
 import { requireAdmin } from '../../plugins/admin-auth.ts';
 
-export const advanceClockRoute: RouteModule = (app, c) =>
+export const advanceClockRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/clock/advance',
     {

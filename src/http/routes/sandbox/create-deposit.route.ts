@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 import { Amount, Document, ParticipantIspb } from '../../schemas/common.ts';
@@ -22,7 +23,7 @@ const Body = Type.Object(
   { 'x-one-of-fields': ['value', 'amount'] },
 );
 
-export const createDepositRoute: RouteModule = (app, c) =>
+export const createDepositRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/deposits',
     {

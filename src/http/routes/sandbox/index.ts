@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { refundPayoutRoute } from './refund-payout.route.ts';
 import { registerDictKeyRoute } from './register-dict-key.route.ts';
 import { openMedRoute } from './open-med.route.ts';
@@ -8,4 +9,4 @@ import { advanceClockRoute } from './advance-clock.route.ts';
 import { createDepositRoute } from './create-deposit.route.ts';
 
 /** Routes that drive the simulated rest of the network; registered only in sandbox mode. */
-export const sandboxRoutes: RouteModule[] = [createDepositRoute, refundPayoutRoute, registerDictKeyRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute];
+export const sandboxRoutes: RouteModule<SandboxContext>[] = [createDepositRoute, refundPayoutRoute, registerDictKeyRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute];

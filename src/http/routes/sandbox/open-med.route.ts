@@ -2,12 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { Med, type MedView } from '../../../services/med/med-view.ts';
 import { MED_CAUSES } from '../../../services/med/med-causes.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 import { Amount } from '../../schemas/common.ts';
 
 /** POST /sandbox/med: another bank opens a MED against a PIX the account received. */
-export const openMedRoute: RouteModule = (app, c) =>
+export const openMedRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/med',
     {

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 import { Amount, Document, ParticipantIspb } from '../../schemas/common.ts';
 import { sandboxTransactionView, SandboxTransaction } from './sandbox-transaction-view.ts';
 
 /** A payer at another bank pays a charge (a cash-in transactionId or a cob txid) now. */
-export const payChargeRoute: RouteModule = (app, c) =>
+export const payChargeRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/charges/:id/pay',
     {

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { toCents } from '../../money-edge.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 import { Amount } from '../../schemas/common.ts';
 import { SandboxTransaction, sandboxTransactionView } from './sandbox-transaction-view.ts';
 
-export const refundPayoutRoute: RouteModule = (app, c) =>
+export const refundPayoutRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/payouts/:transactionId/refund',
     {

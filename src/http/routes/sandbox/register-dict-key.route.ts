@@ -1,12 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { Document, ParticipantIspb } from '../../schemas/common.ts';
 import { hasAdminToken } from '../../plugins/admin-auth.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
+import { DICT_KEY_TYPES } from '../../../domain/closed-lists.ts';
 
-const KeyTypes = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP', 'DOCUMENT', 'RANDOM'] as const;
+/** Both spellings: the DICT's own types and the public family's DOCUMENT and RANDOM. */
+const KeyTypes = [...DICT_KEY_TYPES, 'DOCUMENT', 'RANDOM'] as const;
 
-export const registerDictKeyRoute: RouteModule = (app, c) =>
+export const registerDictKeyRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/dict/keys',
     {

@@ -1,11 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { Med, type MedView } from '../../../services/med/med-view.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { SandboxContext } from '../../route-contexts.ts';
 import { sandboxAccountId } from '../../plugins/sandbox-actor.ts';
 import { NumericId } from '../../schemas/common.ts';
+import { OneOf } from '../../../http/schemas/one-of.ts';
+import { MED_ANALYSIS_RESULTS, MED_STATUSES } from '../../../domain/closed-lists.ts';
 
 /** POST /sandbox/med/{id}/transition: moves a MED along its state machine (decisions 4.6). */
-export const transitionMedRoute: RouteModule = (app, c) =>
+export const transitionMedRoute: RouteModule<SandboxContext> = (app, c) =>
   app.post(
     '/sandbox/med/:id/transition',
     {
@@ -15,8 +18,8 @@ export const transitionMedRoute: RouteModule = (app, c) =>
         params: Type.Object({ id: NumericId }),
         body: Type.Object({
           accountId: Type.Optional(Type.Integer({ minimum: 1, description: 'with the admin token' })),
-          to: Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')]),
-          analysisResult: Type.Optional(Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED')])),
+          to: OneOf(MED_STATUSES),
+          analysisResult: Type.Optional(OneOf(MED_ANALYSIS_RESULTS)),
           analysisDetails: Type.Optional(Type.String({ maxLength: 2000 })),
         }),
         response: { 200: Med },

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SystemContext } from '../../route-contexts.ts';
 
 /**
  * GET /qr/v2/{locationId} (no auth): the charge payload behind a dynamic BR Code, as a compact
  * JWS (`application/jose`) signed with the service's key published at /.well-known/jwks.json.
  */
-export const getLocationRoute: RouteModule = (app, c) =>
+export const getLocationRoute: RouteModule<SystemContext> = (app, c) =>
   app.get(
     '/qr/v2/:locationId',
     {

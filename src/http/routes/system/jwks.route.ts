@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SystemContext } from '../../route-contexts.ts';
 
 const Jwk = Type.Object({
   kty: Type.String(),
@@ -12,7 +13,7 @@ const Jwk = Type.Object({
 });
 
 /** The public keys that verify access tokens: the signing key and retired keys whose tokens may live. */
-export const jwksRoute: RouteModule = (app, c) =>
+export const jwksRoute: RouteModule<SystemContext> = (app, c) =>
   app.get(
     '/.well-known/jwks.json',
     {

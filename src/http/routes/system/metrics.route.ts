@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../../domain/errors/domain-error.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { SystemContext } from '../../route-contexts.ts';
 import { hasBearerSecret } from '../../plugins/admin-auth.ts';
 import { ShortError } from '../../schemas/common.ts';
 
@@ -11,7 +12,7 @@ import { ShortError } from '../../schemas/common.ts';
  * rates, routes and error counts are not for everyone. The route exists in every configuration, so
  * the API document always tells both refusals.
  */
-export const metricsRoute: RouteModule = (app, c) => {
+export const metricsRoute: RouteModule<SystemContext> = (app, c) => {
   const token = c.config.metricsToken;
   const switchedOff = token === undefined && c.config.mode === 'production';
   app.get(

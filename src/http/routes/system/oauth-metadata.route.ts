@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ALL_SCOPES } from '../../../services/auth/scopes.ts';
 import type { RouteModule } from '../../app-types.ts';
+import type { SystemContext } from '../../route-contexts.ts';
 
 const Metadata = Type.Object({
   issuer: Type.String({ format: 'uri', description: 'PUBLIC_URL; also the `iss` of every access token' }),
@@ -22,7 +23,7 @@ const Metadata = Type.Object({
  * certificate-bound. The full family's JSON endpoint is not an RFC 6749 one, so it is named by an
  * extension (`api_token_endpoint`), which RFC 8414 section 2 allows.
  */
-export const oauthMetadataRoute: RouteModule = (app, c) =>
+export const oauthMetadataRoute: RouteModule<SystemContext> = (app, c) =>
   app.get(
     '/.well-known/oauth-authorization-server',
     {

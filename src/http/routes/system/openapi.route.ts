@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SystemContext } from '../../route-contexts.ts';
 
-export const openapiRoute: RouteModule = (app) =>
+export const openapiRoute: RouteModule<SystemContext> = (app) =>
   app.get(
     '/openapi.json',
     {

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
-import type { Container } from '../../../container.ts';
-import { pendingMigrations } from '../../../db/migrate.ts';
+import type { SystemContext } from '../../route-contexts.ts';
+
+/** What the checks ask. */
+type ReadinessContext = Pick<SystemContext, 'databaseProbe' | 'scheduler'>;
 
 /** Each check answers within this bound ('no answer within ...' otherwise). */
 export const READINESS_CHECK_TIMEOUT_MS = 2000;
@@ -11,19 +12,19 @@ export const READINESS_CHECK_TIMEOUT_MS = 2000;
  */
 export interface ReadinessCheck {
   readonly name: string;
-  run(c: Container, earlier: Readonly<Record<string, string>>): Promise<string> | string;
+  run(c: ReadinessContext, earlier: Readonly<Record<string, string>>): Promise<string> | string;
 }
 
 const database: ReadinessCheck = {
   name: 'database',
-  run: async (c) => (await sql`SELECT 1`.execute(c.db), 'ok'),
+  run: async (c) => (await c.databaseProbe.ping(), 'ok'),
 };
 
 const migrations: ReadinessCheck = {
   name: 'migrations',
   async run(c, earlier) {
     if (earlier.database !== 'ok') return 'unknown: the database does not answer';
-    const pending = await pendingMigrations(c.db);
+    const pending = await c.databaseProbe.pendingMigrations();
     return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
   },
 };
@@ -51,7 +52,7 @@ async function bounded(run: () => Promise<string> | string): Promise<string> {
 }
 
 /** Every check's answer, by name, and whether all said 'ok'. */
-export async function readiness(c: Container, checks: readonly ReadinessCheck[] = READINESS_CHECKS) {
+export async function readiness(c: ReadinessContext, checks: readonly ReadinessCheck[] = READINESS_CHECKS) {
   const answers: Record<string, string> = {};
   for (const check of checks) answers[check.name] = await bounded(() => check.run(c, answers));
   return { ready: Object.values(answers).every((v) => v === 'ok'), checks: answers };

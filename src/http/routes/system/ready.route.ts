@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteModule } from '../../app-types.ts';
+import type { SystemContext } from '../../route-contexts.ts';
 import { READINESS_CHECKS, readiness } from './readiness-checks.ts';
 
 const Check = Type.Union([Type.Literal('ok'), Type.String()]);
@@ -17,7 +18,7 @@ const Readiness = Type.Object({
  * Retry-After otherwise, naming the failing check. Liveness is GET /health, which never asks the
  * database.
  */
-export const readyRoute: RouteModule = (app, c) =>
+export const readyRoute: RouteModule<SystemContext> = (app, c) =>
   app.get(
     '/ready',
     {

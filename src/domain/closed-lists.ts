@@ -1,0 +1,77 @@
+/**
+ * The closed lists of the service: every value a stored column, an event or an API field may take.
+ * Each list is written here once; the database's CHECK constraints (src/db/closed-list-checks.ts,
+ * applied by `migrate`), the TypeScript types, the OpenAPI enums and the portal's lists derive from
+ * it. test/db/closed-lists.test.ts compares the migrated database's CHECK constraints with it.
+ */
+
+/** The webhook events an account can subscribe to (spec: "Eventos"), in the spec's order. */
+export const WEBHOOK_EVENT_TYPES = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A transaction's status as every family shows it. */
+export const TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** What a transaction is: money in (PAYMENT), out (WITHDRAW), and the two refund directions. */
+export const TRANSACTION_KINDS = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT'] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+
+/** The API family a transaction was created through (its answers keep that family's shape). */
+export const TRANSACTION_FAMILIES = ['api', 'bacen'] as const;
+export type TransactionFamily = (typeof TRANSACTION_FAMILIES)[number];
+
+/** DICT key types, as stored (an account's keys, the sandbox directory). */
+export const DICT_KEY_TYPES = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
+export type DictKeyType = (typeof DICT_KEY_TYPES)[number];
+
+/** Key types of the public family's requests (`details.keyType`): DOCUMENT and RANDOM stand for CPF/CNPJ and EVP. */
+export const PUBLIC_KEY_TYPES = ['DOCUMENT', 'EMAIL', 'PHONE', 'RANDOM'] as const;
+export type PublicKeyType = (typeof PUBLIC_KEY_TYPES)[number];
+
+export const ACCOUNT_TYPES = ['INDIVIDUAL', 'COMPANY'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+/** How often an account's split payouts leave (decisions: split frequency). */
+export const SPLIT_FREQUENCIES = ['IMMEDIATE', 'HOURLY', 'DAILY'] as const;
+export type SplitFrequency = (typeof SPLIT_FREQUENCIES)[number];
+
+/** The two kinds of charge: a public-family cash-in and a compatible-family cob. */
+export const CHARGE_KINDS = ['cash_in', 'cob'] as const;
+export type ChargeKind = (typeof CHARGE_KINDS)[number];
+
+/** A charge's status (the central bank's /cob statuses). */
+export const CHARGE_STATUSES = ['ATIVA', 'CONCLUIDA', 'REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'] as const;
+export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
+
+/** A devolução's nature (the central bank's /devolucao). */
+export const REFUND_NATURES = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE'] as const;
+export type RefundNature = (typeof REFUND_NATURES)[number];
+
+/** A MED (special return mechanism) case. */
+export const MED_STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const;
+export type MedStatus = (typeof MED_STATUSES)[number];
+export const MED_REASONS = ['REFUND_REQUEST', 'REFUND_CANCELLATION'] as const;
+export type MedReason = (typeof MED_REASONS)[number];
+export const MED_ANALYSIS_RESULTS = ['APPROVED', 'REJECTED'] as const;
+export type MedAnalysisResult = (typeof MED_ANALYSIS_RESULTS)[number];
+
+/** The two buckets of an account's balance in the ledger. */
+export const BALANCE_BUCKETS = ['available', 'blocked'] as const;
+export type BalanceBucket = (typeof BALANCE_BUCKETS)[number];
+
+/** A durable job still due, or given up after its attempts. */
+export const JOB_STATUSES = ['pending', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A webhook delivery's status. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Why a webhook attempt was made: the relay, an account's resend, a test delivery. */
+export const ATTEMPT_KINDS = ['delivery', 'resend', 'test'] as const;
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
+
+/** Who a portal person is. */
+export const PORTAL_ROLES = ['OPERATOR', 'MEMBER'] as const;
+export type PortalRole = (typeof PORTAL_ROLES)[number];
