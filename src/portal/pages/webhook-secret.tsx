@@ -3,7 +3,7 @@ import type { EventType } from '../../db/schema.ts';
 import type { TestAttempt } from '../../services/webhooks/test-delivery.service.ts';
 import { dateTime } from '../format.ts';
 import { CsrfField, type PageContext } from '../layout.tsx';
-import { EVENTS } from './webhooks-section.tsx';
+import { WEBHOOK_EVENT_TYPES as EVENTS } from '../../domain/closed-lists.ts';
 
 /** The signing secret: reveal it, rotate it (the previous one keeps signing for a while). */
 export function WebhookSecretSection(props: { ctx: PageContext; base: string; secret?: string | undefined; rotatedUntil?: Date | null | undefined }) {

@@ -1,11 +1,13 @@
 /** @jsxImportSource hono/jsx */
 import type { EventType } from '../../db/schema.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/closed-lists.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
 import type { TestAttempt } from '../../services/webhooks/test-delivery.service.ts';
 import { CsrfField, type PageContext } from '../layout.tsx';
 import { WebhookSecretSection, WebhookTestSection } from './webhook-secret.tsx';
 
-export const EVENTS: EventType[] = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'];
+/** The portal's event lists are the closed list itself. */
+export const EVENTS: readonly EventType[] = WEBHOOK_EVENT_TYPES;
 
 type WebhookRow = { id: number; event_type: string; url: string; headers: unknown };
 
