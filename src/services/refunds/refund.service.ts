@@ -13,7 +13,6 @@ import { isDevolucaoId, refundDeadlinePassed, remainingRefundable } from './refu
 import { transact } from '../../db/transact.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
-
 /** Which original: by the public family's id (numeric or transactionId) or by end-to-end id. */
 export type OriginalRef = { by: 'id'; id: string } | { by: 'endToEndId'; endToEndId: string };
 
