@@ -11,8 +11,8 @@ import type { ProviderNetworkTables } from './schema/provider-network.ts';
 import type { AccountType, BalanceBucket, DictKeyType, JobStatus, SplitFrequency, TransactionFamily, TransactionKind, TransactionStatus, WebhookEventType } from '../domain/closed-lists.ts';
 
 /** A timestamp column: written as a Date (always from the Clock), read as a Date. */
-export type Timestamp = ColumnType<Date, Date, Date>;
-export type Json<T = unknown> = ColumnType<T, string | T, string | T>;
+import type { Json, Timestamp } from './schema/columns.ts';
+export type { Json, Timestamp };
 
 export interface AccountsTable {
   id: Generated<number>;

@@ -1,4 +1,4 @@
-import type { Json, Timestamp } from '../schema.ts';
+import type { Json, Timestamp } from './columns.ts';
 
 /** A JSON Web Key as stored (jose's JWK shape, kept loose: the database does not interpret it). */
 export type StoredJwk = Record<string, string>;

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Json, Timestamp } from '../schema.ts';
+import type { Json, Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { ChargeKind, ChargeStatus } from '../../domain/closed-lists.ts';
 

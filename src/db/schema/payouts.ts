@@ -1,4 +1,4 @@
-import type { Timestamp } from '../schema.ts';
+import type { Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { DictKeyType } from '../../domain/closed-lists.ts';
 

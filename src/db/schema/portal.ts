@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json, Timestamp } from '../schema.ts';
+import type { Json, Timestamp } from './columns.ts';
 import type { PortalRole } from '../../domain/closed-lists.ts';
 
 export type { PortalRole };

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Timestamp } from '../schema.ts';
+import type { Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { MedAnalysisResult, MedReason, MedStatus, RefundNature } from '../../domain/closed-lists.ts';
 

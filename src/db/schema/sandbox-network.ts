@@ -1,4 +1,4 @@
-import type { Json, Timestamp } from '../schema.ts';
+import type { Json, Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
 
 /** What the simulated network was asked to pay (migration 700): one row per reference. */

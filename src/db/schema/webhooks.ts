@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { EventType, Json, Timestamp } from '../schema.ts';
+import type { WebhookEventType as EventType } from '../../domain/closed-lists.ts';
+import type { Json, Timestamp } from './columns.ts';
 import type { AttemptKind, DeliveryStatus } from '../../domain/closed-lists.ts';
 
 // Tables owned by the webhooks feature; its migrations live in src/db/migrations (200-299).
