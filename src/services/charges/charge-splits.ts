@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
-import { splitDictKey, type DictKey } from '../../domain/pix-keys.ts';
+import { splitDictKey } from '../../domain/pix-keys.ts';
 import { nextLocalMidnightUtc } from '../../domain/sao-paulo-time.ts';
 import { allocateSplits } from '../../domain/splits.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
