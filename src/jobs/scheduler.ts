@@ -6,16 +6,11 @@ import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { prepared } from '../db/prepared.ts';
+import type { Job } from './job.ts';
 import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
 import { outsideRequest } from '../observability/trace-context.ts';
 
-export interface Job<P = Record<string, unknown>> {
-  id: number;
-  kind: string;
-  payload: P;
-  /** 1 on the first run. */
-  attempt: number;
-}
+export type { Job };
 
 /** Runs inside the transaction that claimed the job: its effects and the job's removal commit together. */
 export type JobHandler<P = any> = (trx: Trx<DB>, job: Job<P>) => Promise<void>;

@@ -5,7 +5,7 @@ import type { Clock } from '../domain/clock.ts';
 import { transact } from '../db/transact.ts';
 import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Job } from './scheduler.ts';
+import type { Job } from './job.ts';
 
 /**
  * A job that talks to the outside world (a payment network): `call` runs with NO database

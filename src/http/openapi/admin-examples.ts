@@ -1,4 +1,4 @@
-import type { Examples } from './examples.ts';
+import type { Examples } from './example-types.ts';
 
 /** Examples of the operator routes added for issue 21 (admin API parity), by operationId. */
 

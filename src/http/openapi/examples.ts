@@ -6,6 +6,7 @@
  */
 
 import { ADMIN_EXAMPLES } from './admin-examples.ts';
+import type { Examples } from './example-types.ts';
 import { errorExample, type OperationFacts } from './error-examples.ts';
 import { RECORDED_EXAMPLES } from './recorded-examples.ts';
 
@@ -19,10 +20,7 @@ const DYNAMIC_BR_CODE = '00020101021226740014br.gov.bcb.pix2552payload.psp.com/3
 const AT = '2026-11-20T15:00:00.000Z';
 const TX = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 
-export interface Examples {
-  request?: unknown;
-  responses?: Record<string, unknown>;
-}
+export type { Examples };
 
 /** Hand-written examples of the main operations (they take precedence over the recorded ones). */
 const WRITTEN_EXAMPLES: Record<string, Examples> = {

@@ -5,7 +5,7 @@
  * so they match its schemas and formats (test/openapi/document.test.ts checks each one); tokens and
  * the generated private key are shortened. examples.ts lays the hand-written ones over these.
  */
-import type { Examples } from './examples.ts';
+import type { Examples } from './example-types.ts';
 
 export const RECORDED_EXAMPLES: Record<string, Examples> = {
   "health": {

@@ -7,7 +7,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { PaymentStatus, PixNetwork, SubmitAnswer } from '../../network/pix-network.ts';
 import { fromStepPayload, type PaymentStepPayload } from './payment-order.ts';
-import type { Outcome } from './settlement.service.ts';
+import type { Outcome } from './outcome.ts';
 
 export const PAYMENT_STEPS = {
   /** Hand the order to the network (no transaction open), then record its answer. */

@@ -7,7 +7,8 @@ import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
-import type { PayeeReport, PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
+import type { PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
+import type { Outcome } from './outcome.ts';
 import type { Outbox, OutgoingEvent } from '../../webhooks/outbox.ts';
 import { paymentOrderOf, toStepPayload, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
 import { PAYMENT_STEPS, registerPaymentSteps, SUBMIT_STEP_JOB } from './payment-steps.ts';
@@ -30,7 +31,7 @@ export interface SettlementHook {
   onBatchFinished?(trx: Trx<DB>, rows: TransactionRow[]): Promise<void>;
 }
 
-export type Outcome = { status: 'settled'; endToEndId: string; payee?: PayeeReport } | { status: 'rejected'; errorCode: string; errorMessage: string };
+export type { Outcome };
 
 /**
  * The one settlement path of every outgoing debit (cash-out by key or QR code, direct transfer,
