@@ -66,6 +66,15 @@ import { createAuditLog } from './services/audit/audit-log.ts';
 import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
 import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
+import { portalReads as portalReadQueries } from './portal/portal-reads.repo.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.ts';
+
+/** Queries that take the database first, bound to it: their users need no database handle. */
+type BoundToDb<T> = { [K in keyof T]: T[K] extends (db: Kysely<DB>, ...rest: infer A) => infer R ? (...rest: A) => R : never };
+function bindToDb<T extends Record<string, (db: Kysely<DB>, ...rest: never[]) => unknown>>(queries: T, db: Kysely<DB>): BoundToDb<T> {
+  return Object.fromEntries(Object.entries(queries).map(([name, query]) => [name, (...rest: never[]) => query(db, ...rest)])) as BoundToDb<T>;
+}
 
 export interface ContainerOptions {
   /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */
@@ -334,6 +343,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     audit,
     portalPeople,
     portalSessions,
+    /** The portal's read-only views (src/portal/portal-reads.repo.ts) bound to the database: pages call `portalReads.chargesOf(accountId, 20)`. */
+    portalReads: bindToDb(portalReadQueries, db),
     charges,
     chargePayments,
     chargeLocations,
