@@ -25,7 +25,6 @@ import { engines, num, type Engine } from '../lib/env.ts';
 import { allOk, figuresOf, interleave, medianOf, type Side, type Trial } from '../lib/interleave.ts';
 import { runLoad, type MeasuredLoad } from '../lib/load.ts';
 import { benchPostgres, resetStatements, statementCalls, type BenchPostgres } from '../lib/postgres.ts';
-import type { TokenIdentity } from '../lib/requests.ts';
 import { startService } from '../lib/service.ts';
 import { startServiceProcess } from '../lib/service-process.ts';
 import { fmt, formatLoad, loadAverage, ratio } from '../lib/stats.ts';

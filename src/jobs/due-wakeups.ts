@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { Scheduler } from './scheduler.ts';
-import type { Relay } from '../webhooks/relay.ts';
 
 /** How often an idle scheduler or relay looks for work on its own, wake-ups aside (a safety net). */
 export const IDLE_SAFETY_POLL_MS = 5_000;
@@ -11,7 +10,7 @@ export const IDLE_SAFETY_POLL_MS = 5_000;
  * scheduler and the webhook relay, so an idle instance sends a few statements per safety poll
  * instead of polling several times a second, and a job enqueued by any instance runs when due.
  */
-export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt'>; relay: Pick<Relay, 'wakeUp'>; logger: Logger }) {
+export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt'>; relay: { wakeUp(): void }; logger: Logger }) {
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   return {
     start() {

@@ -6,9 +6,9 @@ import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { prepared } from '../db/prepared.ts';
+import type { Job } from './job.ts';
 import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
 import { outsideRequest } from '../observability/trace-context.ts';
-import type { Job } from './job.ts';
 
 export type { Job } from './job.ts';
 

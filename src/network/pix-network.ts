@@ -1,5 +1,6 @@
 import type { DictKey } from '../domain/pix-keys.ts';
 import type { Cents } from '../domain/money.ts';
+import type { Payer } from '../domain/payer.ts';
 import type { NetworkClearingAccount } from '../ledger/chart.ts';
 import type { InfractionNotice, InfractionNoticeUpdate } from './infractions.ts';
 
@@ -131,11 +132,7 @@ export interface RegisteredCharge {
 }
 
 /** Money that arrived: a charge paid, a PIX to a key, a payout returned. */
-export interface Payer {
-  name: string;
-  document: string;
-  ispb: string;
-}
+export type { Payer };
 
 export interface ChargePaidNotice {
   /** The charge: our reference (provider), or the account and the id a sandbox caller named. */

@@ -6,7 +6,7 @@ import { createContainer, type Container } from '../../src/container.ts';
 import type { ListenHandlers } from '../../src/db/notifications.ts';
 import { createAccessLease } from '../../src/services/auth/access-lease.ts';
 import { startHarness, type Harness } from '../harness.ts';
-import { client, requestToken } from './auth-helpers.ts';
+import { client } from './auth-helpers.ts';
 
 // Two instances on one PGlite (one process, as PGlite allows): `one` (the harness) and `two`,
 // both started, so both keep an access lease and serve the still-active check from memory.

@@ -169,7 +169,7 @@ describe('/api validation errors: every route, walked from the OpenAPI document'
         const method = lower.toUpperCase() as 'GET' | 'POST';
         const params = (op.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query');
         const requests: Array<{ url: string; body?: unknown; field: string }> = [];
-        const fill = (value?: string) => path.replace(/\{(\w+)\}/g, (_m, name) => value ?? '1');
+        const fill = (value?: string) => path.replace(/\{(\w+)\}/g, () => value ?? '1');
         for (const p of params) {
           const bad = refused(p.schema);
           if (bad === '') continue;

@@ -163,7 +163,7 @@ async function expectNo500(method: Method, url: string, headers: Record<string, 
 }
 
 describe('no bad input gives a 500', () => {
-  for (const [name, target] of Object.entries(t())) {
+  for (const name of Object.keys(t())) {
     it(`${name}: wrong types, empty and odd bodies, odd path values`, async () => {
       const real = t()[name]!; // built after beforeAll, with the real ids
       const template = real.template ?? {};

@@ -84,7 +84,7 @@ describe('GET /api/med', () => {
   });
 
   it('answers 429 past 60 requests a minute per account, with Retry-After and RateLimit headers', async () => {
-    const { account, token } = await accountWithReceivedPix(h, 1);
+    const { account } = await accountWithReceivedPix(h, 1);
     const other = await accountWithReceivedPix(h, 1);
     // Start at the beginning of a minute window so the whole burst falls in one window.
     const now = h.clock.now().getTime();

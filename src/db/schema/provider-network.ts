@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Json, Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
-import type { Payer } from '../../network/pix-network.ts';
+import type { Payer } from '../../domain/payer.ts';
 
 /** Every notice the provider sent, by its Standard Webhooks id (migration 720). */
 export interface ProviderNoticesTable {

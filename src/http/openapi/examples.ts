@@ -6,9 +6,9 @@
  */
 
 import { ADMIN_EXAMPLES } from './admin-examples.ts';
+import type { Examples } from './example-types.ts';
 import { errorExample, type OperationFacts } from './error-examples.ts';
 import { RECORDED_EXAMPLES } from './recorded-examples.ts';
-import type { Examples } from './example-types.ts';
 
 const CPF = '11144477735'; // valid check digits
 const CNPJ = '11222333000181'; // valid check digits

@@ -115,7 +115,19 @@ export function createCertificateService(deps: {
     await deps.accessChanges?.confirm(change);
   }
 
-  return { register, make, revoke, list, signRequest };
+  /** Whether this certificate is the account's and not revoked (the sandbox's demo files). */
+  async function isActive(fingerprint: string, accountId: number): Promise<boolean> {
+    const row = await deps.db
+      .selectFrom('certificates')
+      .select('fingerprint')
+      .where('fingerprint', '=', fingerprint)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  return { register, make, revoke, list, signRequest, isActive };
 }
 
 export type CertificateService = ReturnType<typeof createCertificateService>;

@@ -88,7 +88,19 @@ export function createCredentialService(deps: {
     await deps.accessChanges?.confirm(change);
   }
 
-  return { create, list, page, revoke };
+  /** Whether this client id is the account's and not revoked (the sandbox's demo files). */
+  async function isActive(clientId: string, accountId: number): Promise<boolean> {
+    const row = await deps.db
+      .selectFrom('credentials')
+      .select('client_id')
+      .where('client_id', '=', clientId)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  return { create, list, page, revoke, isActive };
 }
 
 export type CredentialService = ReturnType<typeof createCredentialService>;

@@ -13,7 +13,7 @@ import type { Devedor, StoredSplit } from '../../db/schema/charges.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { ChargeOrder, PixNetwork } from '../../network/pix-network.ts';
 import type { ScenarioReader } from '../../network/scenario-header.ts';
-import { DEFAULT_EXPIRATION_S, MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
+import { MAX_EXPIRATION_S, MIN_EXPIRATION_S, newLocationId } from './charge-model.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
 import { refundsRepo, type RefundRow } from '../refunds/refunds.repo.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';

@@ -1,7 +1,6 @@
 import type { Cents } from '../../domain/money.ts';
 import type { MedAnalysisResult, MedStatus } from '../../db/schema/refunds.ts';
 import type { MedCause } from './med-causes.ts';
-import type { MedView } from './med-view.ts';
 
 /** What the MED service takes when a MED is opened (by the sandbox routes or a network notice). */
 /** Another bank opened an infraction (a MED refund request) against a PIX the account received. */

@@ -6,8 +6,6 @@ import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { ReceivePix } from '../received-pix.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
-import type { Ledger } from '../../ledger/ledger.ts';
-import type { Outbox } from '../../webhooks/outbox.ts';
 
 /** This service's own institution, as a counterpart bank. */
 export interface Institution {

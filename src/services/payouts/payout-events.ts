@@ -2,7 +2,6 @@ import { maskDocument } from '../../domain/documents.ts';
 import { toDecimalString } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../db/schema.ts';
-import type { OutgoingEvent } from '../../webhooks/outbox.ts';
 import { transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import type { Settlement, SettlementHook } from '../settlement/settlement.service.ts';
 import { LIMITED_ORIGINS, releasePayoutLimits } from './limits.ts';

@@ -3,7 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config.ts';
-import type { Container } from '../../container.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { AccountService } from '../accounts/account.service.ts';
+import type { CertificateService } from '../auth/certificate.service.ts';
+import type { CredentialService } from '../auth/credential.service.ts';
+import type { PortalPeopleService } from '../portal/portal-people.service.ts';
 import type { Cents } from '../../domain/money.ts';
 import { parseCertificate } from '../auth/x509.ts';
 import { adminTokenFile } from './admin-token.ts';
@@ -48,7 +52,16 @@ function demoFolder(config: Config): string {
  * files are in the demo folder and credentials whose secret is kept there too (the database keeps
  * only its hash), so every start can print a working set.
  */
-export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
+export async function ensureDemoAccount(c: {
+  config: Config;
+  clock: Clock;
+  accounts: Pick<AccountService, 'demo' | 'create' | 'get'>;
+  /** The simulator, which funds the demo account with a PIX (sandbox mode). */
+  sandboxNetwork: { sendPix(accountId: number, amount: Cents): Promise<unknown> } | undefined;
+  certificates: Pick<CertificateService, 'make' | 'isActive'>;
+  credentials: Pick<CredentialService, 'create' | 'isActive'>;
+  portalPeople: Pick<PortalPeopleService, 'ensureDemoMember'>;
+}): Promise<DemoAccount> {
   const folder = demoFolder(c.config);
   mkdirSync(folder, { recursive: true });
   const certPath = path.join(folder, 'client-cert.pem');
@@ -74,13 +87,7 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
   const usable =
     existing &&
     existing.notAfter > now &&
-    (await c.db
-      .selectFrom('certificates')
-      .select('fingerprint')
-      .where('fingerprint', '=', existing.fingerprint)
-      .where('account_id', '=', account.id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst());
+    (await c.certificates.isActive(existing.fingerprint, account.id));
   if (!usable) {
     const made = await c.certificates.make(account.id);
     writeFileSync(certPath, made.certificatePem);
@@ -95,13 +102,7 @@ export async function ensureDemoAccount(c: Container): Promise<DemoAccount> {
   }
   const stillValid =
     saved?.accountId === account.id &&
-    (await c.db
-      .selectFrom('credentials')
-      .select('client_id')
-      .where('client_id', '=', saved.clientId)
-      .where('account_id', '=', account.id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst());
+    (await c.credentials.isActive(saved.clientId, account.id));
   if (!saved || !stillValid) {
     const created = await c.credentials.create(account.id, {});
     saved = { accountId: account.id, clientId: created.clientId, clientSecret: created.clientSecret };

@@ -6,11 +6,10 @@ import type { Cents } from '../../domain/money.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
-import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
+import type { SystemAccount } from '../../ledger/ledger.ts';
 import { bankByIspb } from '../../domain/banks.ts';
 import type { Payer } from '../../network/pix-network.ts';
 import { DEFAULT_PAYER } from '../../network/default-payer.ts';
-import type { Outbox } from '../../webhooks/outbox.ts';
 import type { ReceivePix } from '../received-pix.ts';
 import { transact } from '../../db/transact.ts';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Med } from '../../services/med/med-view.ts';
+import { Med } from './med.ts';
 
 /**
  * The bodies the service POSTs to registered webhook URLs, as the OpenAPI `webhooks` section

@@ -8,7 +8,6 @@ import { EventTypeSchema } from '../../../webhooks/http-schemas.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
 import { ATTEMPT_KINDS } from '../../../domain/closed-lists.ts';
 
-const DateTimeOrNull = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
 const Attempt = Type.Object({
   id: Type.Integer({ description: 'the attempt log id (webhookLogId)' }),

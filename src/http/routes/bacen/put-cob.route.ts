@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { ValidationError } from '../../../domain/errors/domain-error.ts';
 import { centsFromDecimalString } from '../../../domain/money.ts';
 import { DEFAULT_EXPIRATION_S } from '../../../services/charges/charge-model.ts';
