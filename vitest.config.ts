@@ -26,6 +26,10 @@ const sdkSource = { '@pix-account-service/sdk': fileURLToPath(new URL('./sdk/src
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, which left a
+    // core idle during `npm test`. The unit tier uses both; the system and postgres tiers keep one
+    // (real processes and shared PostgreSQL clusters, timed against each other).
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias: sdkSource },
@@ -50,6 +54,7 @@ export default defineConfig({
         test: {
           name: 'system',
           include: SYSTEM_FILES,
+          maxWorkers: 1,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           setupFiles: ['test/setup/response-contract.ts'],
@@ -61,6 +66,7 @@ export default defineConfig({
             {
               test: {
                 name: 'postgres',
+                maxWorkers: 1,
                 include: ['test/postgres/**/*.test.ts', 'test/flows/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
                 setupFiles: ['test/setup/response-contract.ts'],
