@@ -31,6 +31,7 @@ import { portalServicesOf } from './portal/portal-services.ts';
 import { proxyTrust } from './http/client-certificate.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { httpsServerOptions } from './http/tls.ts';
+import { cachedSerializerFactory } from './http/serializer-cache.ts';
 import { accessLine, noteClient } from './http/access-log.ts';
 import { fastifyRequestContext } from '@fastify/request-context';
 import { parseTraceparent } from './observability/trace-context.ts';
@@ -59,6 +60,7 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     // Answers are serialized by fast-json-stringify, whose ajv picks among anyOf branches: it knows our
     // formats exist (answers are checked against them by the suite, not on every response).
     serializerOpts: { ajv: { formats: Object.fromEntries(serviceFormatNames().map((name) => [name, true])) } },
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     // Path values are judged by their route's schema (an externalId may be 255 characters), not cut at 100.
     routerOptions: { maxParamLength: 2048 },
     // A malformed or oversized URL is refused by the router before any route: still in the family's format.

@@ -10,6 +10,7 @@ import { AdjustableClock } from '../src/domain/clock.ts';
 import type { HostResolver } from '../src/webhooks/host-resolver.ts';
 import type { App } from '../src/http/app-types.ts';
 import { cpf } from './factories.ts';
+import { migratedSnapshot } from './pglite-snapshot.ts';
 
 // Strong enough for production mode's ADMIN_TOKEN rule (32+ characters, 128+ bits).
 export const ADMIN_TOKEN = 'test-admin-token-0123456789-QWERTYUIOPzxcv';
@@ -51,7 +52,7 @@ export async function startHarness(options: HarnessOptions = {}) {
   const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const database = onPostgres
     ? await openDatabase({ dataDir: 'memory://', schema, poolSize: 20, ...options.postgres, databaseUrl: options.postgres?.url ?? requirePgUrl(), logger })
-    : await openDatabase({ dataDir: 'memory://' });
+    : await openDatabase({ dataDir: 'memory://', loadDataDir: await migratedSnapshot() });
   const config = loadConfig({
     MODE: 'sandbox',
     ADMIN_TOKEN,

@@ -43,6 +43,11 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** A folder for the embedded database, or `memory://`. */
   dataDir: string;
+  /**
+   * `memory://` only: start from this data folder (a tarball of PGlite's `dumpDataDir`) instead of an
+   * empty cluster. The tests start every in-memory database from one already migrated snapshot.
+   */
+  loadDataDir?: Blob;
   /** PostgreSQL only: a schema to create and use (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
@@ -55,7 +60,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema, options.poolSize ?? 10, options);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }
 
 async function openPostgres(url: string, schema: string | undefined, max: number, options: DatabaseOptions): Promise<Database> {
@@ -168,7 +173,7 @@ function ownerIsGone(lockDir: string, ownerFile: string): boolean {
   }
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   let release: (() => Promise<void>) | undefined;
   let folder: string | undefined;
@@ -178,7 +183,8 @@ async function openPglite(dataDir: string): Promise<Database> {
     release = await lockDataFolder(folder, path.resolve(dataDir));
   }
   try {
-    const pglite = await PGlite.create(inMemory ? undefined : folder, { parsers: { [INT8]: parseInt8 } });
+    if (loadDataDir && !inMemory) throw new Error('loadDataDir is for an in-memory database only');
+    const pglite = await PGlite.create(inMemory ? undefined : folder, { parsers: { [INT8]: parseInt8 }, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
     return {
       db,

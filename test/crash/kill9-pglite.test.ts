@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../deployment/instances-kit.ts';
 import { afterAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { checkLedger, crashUnderLoad, kill9, type startService } from './kill9-kit.ts';
 
-const PORT = 4172;
 // One crash: each PGlite restart compiles its WebAssembly again (the PostgreSQL variant does two).
 const ROUNDS = 1;
 const dir = mkdtempSync(path.join(tmpdir(), 'pix-kill9-'));
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('kill -9 under mixed load (PGlite)', () => {
   it('a crash under load, a restart at once: ledger exact, nothing acknowledged lost or doubled', async () => {
-    const acknowledged = await crashUnderLoad({ env: { DATA_DIR: dir }, port: PORT, rounds: ROUNDS }, (service) => (current = service));
+    const acknowledged = await crashUnderLoad({ env: { DATA_DIR: dir }, port: await freePort(), rounds: ROUNDS }, (service) => (current = service));
     const db = await openDatabase({ dataDir: dir });
     try {
       await checkLedger(db.db, acknowledged);

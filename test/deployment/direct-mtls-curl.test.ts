@@ -11,6 +11,7 @@ import { makeServerCertificate, writeKeyPair } from './tls-kit.ts';
 
 const run = promisify(execFile);
 const hasCurl = spawnSync('curl', ['--version']).status === 0;
+if (!hasCurl && process.env.CURL_REQUIRED) throw new Error('CURL_REQUIRED is set but curl cannot be run (apt-get install curl; .ci/run installs it)');
 if (!hasCurl) console.log('direct mTLS curl test SKIPPED: curl is not installed');
 
 const dirs: string[] = [];

@@ -8,6 +8,8 @@ import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.resolve('artifacts/docs-getting-started.png');
 const hasChromium = existsSync(CHROMIUM);
+// .ci/run sets PORTAL_BROWSER_REQUIRED (it installs chromium): there a missing browser fails instead of skipping.
+if (!hasChromium && process.env.PORTAL_BROWSER_REQUIRED) throw new Error(`PORTAL_BROWSER_REQUIRED is set but there is no chromium at ${CHROMIUM}`);
 if (!hasChromium) console.log(`test/docs/docs-page.test.ts: skipped, ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run installs it)`);
 
 /** Every event of the document's 3.1 `webhooks` section. */

@@ -7,6 +7,7 @@ import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 
 const run = promisify(execFile);
 const hasCurl = existsSync('/usr/bin/curl');
+if (!hasCurl && process.env.CURL_REQUIRED) throw new Error('CURL_REQUIRED is set but /usr/bin/curl is missing (apt-get install curl; .ci/run installs it)');
 
 /**
  * Issue 21 item 6: the README's tour works on any port. Its shell blocks are run as written, with

@@ -10,7 +10,8 @@ import { AdjustableClock } from '../../src/domain/clock.ts';
 import { DEMO_MEMBER_EMAIL, ensureDemoAccount, printDemo } from '../../src/services/sandbox/demo-account.ts';
 
 describe('the demo member (sandbox)', () => {
-  it('demo@example.com signs in with the password printed at start and sees the funded demo account', async () => {
+  // A database on disk made from nothing (initdb and every migration): slow on a busy machine (issue 24).
+  it('demo@example.com signs in with the password printed at start and sees the funded demo account', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'portal-demo-'));
     const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-admin-token', LOG_LEVEL: 'silent' });
     const c = await createContainer(config, { logger: pino({ level: 'silent' }), clock: new AdjustableClock({ frozen: true }) });

@@ -10,6 +10,9 @@ import { NGINX, startNginx, upstreamServers, waitForPort } from '../deployment/n
 import { makeServerCertificate, writeKeyPair } from '../deployment/tls-kit.ts';
 
 const run = promisify(execFile);
+if (!NGINX && (process.env.NGINX_REQUIRED === '1' || process.env.CI === '1' || process.env.CI === 'true')) {
+  throw new Error('NGINX_REQUIRED is set but nginx is not installed (apt-get install nginx-light; .ci/run installs it)');
+}
 if (!NGINX) console.log('deploy/nginx test SKIPPED: nginx is not installed (.ci/run installs Debian\'s nginx-light)');
 
 describe.skipIf(!NGINX)('deploy/nginx: TLS termination with client certificates in front of two instances', () => {

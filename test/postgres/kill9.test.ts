@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../deployment/instances-kit.ts';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { checkLedger, crashUnderLoad, kill9, type startService } from '../crash/kill9-kit.ts';
 import { pgUrl } from './pg-tools.ts';
 
-const PORT = 4171;
 const ROUNDS = 2;
 const DB_NAME = `hardening_db_kill9_${process.pid}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'pix-kill9-pg-'));
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('kill -9 under mixed load (PostgreSQL)', () => {
   it('two crashes under load, two restarts: ledger exact, nothing acknowledged lost or doubled', async () => {
-    const acknowledged = await crashUnderLoad({ env: { DATABASE_URL: url, DATA_DIR: dir }, port: PORT, rounds: ROUNDS }, (service) => (current = service));
+    const acknowledged = await crashUnderLoad({ env: { DATABASE_URL: url, DATA_DIR: dir }, port: await freePort(), rounds: ROUNDS }, (service) => (current = service));
     const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
     try {
       await checkLedger(db.db, acknowledged);

@@ -63,6 +63,8 @@ describe('webhook transport', () => {
     expect(result.statusCode).toBeNull();
     expect(result.error).toBe('timed out after 300 ms');
     expect(result.durationMs).toBeGreaterThanOrEqual(250);
-    expect(result.durationMs).toBeLessThan(5_000);
+    // The receiver never answers: only the 300 ms timeout ends the send (the error says so). The upper
+    // bound is for a busy machine's scheduling, under the test's own 30 s.
+    expect(result.durationMs).toBeLessThan(20_000);
   });
 });
