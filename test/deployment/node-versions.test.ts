@@ -4,8 +4,8 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
-/** The machine image's Node (the README's two commands) and the LTS lines production runs on (22.12+, where the development tools start too, and 24). */
-const SUPPORTED = ['20.19.0', '22.12.0', '24.0.0'];
+/** The machine image's Node (the README's two commands) and the LTS lines production runs on (22.13+, where the development tools start too, and 24). */
+const SUPPORTED = ['20.19.0', '22.13.0', '24.0.0'];
 
 interface Installed {
   name: string;
