@@ -8,7 +8,7 @@ import type { AccountService } from '../accounts/account.service.ts';
 import type { CertificateService } from '../auth/certificate.service.ts';
 import type { CredentialService } from '../auth/credential.service.ts';
 import type { PortalPeopleService } from '../portal/portal-people.service.ts';
-import type { Cents } from '../../domain/money.ts';
+import { toBrlNumber, type Cents } from '../../domain/money.ts';
 import { parseCertificate } from '../auth/x509.ts';
 import { adminTokenFile } from './admin-token.ts';
 
@@ -122,7 +122,7 @@ export async function ensureDemoAccount(c: {
 }
 
 const reais = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const brl = (amount: Cents) => `R$ ${reais.format(amount / 100)}`;
+const brl = (amount: Cents) => `R$ ${reais.format(toBrlNumber(amount))}`;
 
 /** What the start-up banner says about the admin token: where it is kept, or why it is not. */
 function adminTokenNote(config: Config): string {
