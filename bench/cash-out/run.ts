@@ -16,7 +16,8 @@
  *   balance   GET /api/balance across the accounts, BENCH_BALANCE_CLIENTS (16) clients   target >= 0.5x
  * Env: BENCH_DB (pglite | postgres | both), BENCH_PG_URL (a server to use instead of the private
  * cluster), BENCH_SIDES (comma-separated subset of the sides), BENCH_ROUNDS (3), BENCH_SECONDS (10),
- * BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200: settlements and events run alongside).
+ * BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200: settlements and events run alongside),
+ * BENCH_CHECKOUTS (other checkouts as sides of their own, for before/after: trials.ts).
  */
 import { engines, num, type Engine } from '../lib/env.ts';
 import { interleave, medianOf, type InterleavedLoad, type Summary, type Target } from '../lib/interleave.ts';

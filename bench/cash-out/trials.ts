@@ -86,9 +86,22 @@ function cpuMeter(pgs: BenchPostgres, pid: number) {
   };
 }
 
-async function serviceProcessTrial(spec: LoadSpec, workers: number | undefined): Promise<Trial> {
+/**
+ * Other checkouts of the service run as sides of their own, for a before/after comparison on one
+ * runner, interleaved: BENCH_CHECKOUTS="before=/path/to/checkout" (comma-separated name=folder; each
+ * folder a checkout with its own node_modules), then name the side in BENCH_SIDES. Started exactly
+ * as the `service` side (WORKERS unset).
+ */
+export const CHECKOUTS: ReadonlyMap<Side, string> = new Map(
+  (process.env.BENCH_CHECKOUTS ?? '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim()] as [string, string]),
+);
+
+async function serviceProcessTrial(spec: LoadSpec, workers: number | undefined, root?: string): Promise<Trial> {
   const pgs = await benchPostgres();
-  const s = await startServiceProcess(pgs, { settlementDelayMs: spec.settlementDelayMs, workers });
+  const s = await startServiceProcess(pgs, { settlementDelayMs: spec.settlementDelayMs, workers, ...(root ? { root } : {}) });
   try {
     const accounts = await s.makeAccounts(spec.accounts, FUNDS);
     tokenLength = accounts[0]!.token.length;
@@ -161,5 +174,5 @@ export const trial =
     const shape: ReferenceShape | undefined = side === 'reference' ? 'record' : side === 'bare-update' ? 'update' : undefined;
     if (engine === 'pglite') return shape ? pgliteReferenceTrial(spec, shape) : pgliteServiceTrial(spec);
     if (shape) return referenceProcessTrial(spec, shape);
-    return serviceProcessTrial(spec, workersOf(side));
+    return serviceProcessTrial(spec, workersOf(side), CHECKOUTS.get(side));
   };

@@ -26,11 +26,13 @@ export interface ChildOptions {
   /** Ready once stdout contains this. */
   readyText: string;
   logPath: string;
+  /** The checkout to run it from (default: this one); it needs its own node_modules. */
+  root?: string;
 }
 
 export async function startChild(options: ChildOptions) {
   const log = createWriteStream(options.logPath);
-  const child = spawn(TSX, [...(options.nodeFlags ?? []), options.entry], { cwd: ROOT, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(TSX, [...(options.nodeFlags ?? []), options.entry], { cwd: options.root ?? ROOT, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     log.write(chunk);
@@ -83,13 +85,13 @@ export function inheritedEnv(cleared: readonly string[]): Record<string, string>
  */
 export async function startOnDatabase(
   pgs: BenchPostgres,
-  options: { prefix: string; entry: string; readyText: string; nodeFlags?: string[]; env: (d: { databaseUrl: string; port: number; folder: string }) => Record<string, string> },
+  options: { prefix: string; entry: string; readyText: string; nodeFlags?: string[]; root?: string; env: (d: { databaseUrl: string; port: number; folder: string }) => Record<string, string> },
 ) {
   const database = await pgs.createDatabase(options.prefix);
   const folder = mkdtempSync(path.join(tmpdir(), `pix-${options.prefix}-`));
   const port = await freePort();
   const env = options.env({ databaseUrl: pgs.urlOf(database), port, folder });
-  const child = await startChild({ entry: options.entry, env, readyText: options.readyText, logPath: path.join(folder, 'output.log'), ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) }).catch(
+  const child = await startChild({ entry: options.entry, env, readyText: options.readyText, logPath: path.join(folder, 'output.log'), ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}), ...(options.root ? { root: options.root } : {}) }).catch(
     async (error: unknown) => {
       rmSync(folder, { recursive: true, force: true });
       await pgs.dropDatabase(database);

@@ -24,6 +24,8 @@ export interface ServiceProcessOptions {
   workers?: number | undefined;
   /** Adds `--cpu-prof --cpu-prof-dir=<dir>` to node's flags. */
   cpuProfileDir?: string;
+  /** Another checkout of the service to start instead of this one (a before/after comparison). */
+  root?: string;
 }
 
 /** Environment variables of the service this benchmark sets or clears; the rest is inherited. */
@@ -34,6 +36,7 @@ export async function startServiceProcess(pgs: BenchPostgres, options: ServicePr
   const run = await startOnDatabase(pgs, {
     prefix: 'bench_svc',
     entry: 'src/main.ts',
+    ...(options.root ? { root: options.root } : {}),
     readyText: 'running in SANDBOX mode',
     nodeFlags: options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
     env: ({ databaseUrl, port, folder }) => ({
