@@ -61,16 +61,28 @@ async function runService(loaded: Config) {
     const started = Date.now();
     const bound = shutdownBoundMs(config);
     c.logger.info({ signal, boundMs: bound }, 'shutting down');
+    // Which stage a slow shutdown was in, and how long each one took: what on-call needs to read.
+    let stage = 'draining connections';
+    const stages: Record<string, number> = {};
+    let stageStarted = started;
+    const next = (name: string) => {
+      stages[stage] = Date.now() - stageStarted;
+      stage = name;
+      stageStarted = Date.now();
+    };
     const timer = setTimeout(() => {
-      c.logger.error({ signal, boundMs: bound }, 'shutdown: requests or background work still running at the bound; exiting anyway');
+      c.logger.error({ signal, boundMs: bound, stage, stagesMs: stages }, `shutdown: still ${stage} at the bound; exiting anyway`);
       process.exit(1);
     }, bound).unref();
     let code = 0;
     try {
       await drainConnections({ server: app.server, state: c.drain, sessions, delayMs: config.shutdownDelayMs, hurry: hurried, logger: c.logger });
+      next('answering in-flight requests');
       await app.close();
+      next('stopping background work and closing the database');
       await c.close();
-      c.logger.info({ signal, ms: Date.now() - started }, 'shutdown complete: every request answered, background work finished');
+      next('done');
+      c.logger.info({ signal, ms: Date.now() - started, stagesMs: stages }, 'shutdown complete: every request answered, background work finished');
     } catch (error) {
       code = 1;
       c.logger.error({ err: error, signal }, 'shutdown failed');

@@ -44,7 +44,12 @@ export interface Instance {
   lines(): Array<Record<string, any>>;
   /** Everything printed so far (stdout and stderr). */
   output(): string;
-  stop(): Promise<number | null>;
+  /**
+   * SIGTERM, then the exit code; SIGKILL (code null) only past `killAfterMs`, which must exceed the
+   * service's own shutdown bound (main.ts: 2 x SHUTDOWN_DELAY_MS + 10 s, + 2 s with workers), past
+   * which it exits 1 by itself, naming the stage it was in.
+   */
+  stop(killAfterMs?: number): Promise<number | null>;
   process: ChildProcess;
 }
 
@@ -100,11 +105,11 @@ export async function startInstance(name: string, databaseUrl: string, env: Reco
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l)),
-    async stop() {
+    async stop(killAfterMs = 40_000) {
       stopping = true;
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       const code = await exited;
       clearTimeout(timer);
       return code;

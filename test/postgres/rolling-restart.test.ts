@@ -153,7 +153,9 @@ describe.skipIf(!NGINX && !REQUIRED)('rolling restart behind nginx under load (i
         events.push(`+${stoppingAt - t0} ms: SIGTERM to ${name}`);
         const code = await instances[i]!.stop();
         events.push(`+${Date.now() - t0} ms: ${name} exited ${code} after ${Date.now() - stoppingAt} ms (${answered.total - before} requests answered meanwhile)`);
-        expect(code, instances[i]!.output().slice(-3000)).toBe(0);
+        for (const l of instances[i]!.lines().filter((l) => l.stagesMs)) events.push(`   ${name} pid ${l.pid}: ${l.msg.slice(0, 40)}: ${JSON.stringify(l.stagesMs)}`);
+        const shutdownLines = instances[i]!.lines().filter((l) => l.msg !== 'request').slice(-12).map((l) => JSON.stringify(l).slice(0, 400));
+        expect(code, `${events.join('\n')}\n${name}'s last lines other than requests:\n${shutdownLines.join('\n')}`).toBe(0);
         expect(instances[i]!.lines().some((l) => String(l.msg).startsWith('shutdown complete'))).toBe(true);
         instances[i] = await startInstance(name, db.url, envOf(i));
         everStarted.push(instances[i]!);
