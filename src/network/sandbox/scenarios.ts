@@ -61,7 +61,8 @@ export function parseScenario(header: string | undefined, operation: ScenarioOpe
   const delayed = /^delayed:(\d{1,6})s$/.exec(value);
   if (delayed) return { outcome: 'settle', extraDelaySeconds: Math.min(Number(delayed[1]), MAX_EXTRA_DELAY_S) };
   if (value === 'pending' && (operation === 'cash_in' || operation === 'cob')) return { outcome: 'wait' };
-  const rejection = REJECTIONS[value];
+  // Own keys only: `constructor` or `toString` is not a scenario (the prototype's would read as a rejection without a code).
+  const rejection = Object.hasOwn(REJECTIONS, value) ? REJECTIONS[value] : undefined;
   if (rejection) return { outcome: 'reject', ...rejection };
   if (value === PROVIDER_UNAVAILABLE) {
     throw new DomainError('PROVIDER_UNAVAILABLE', { provider: 'sandbox', scenario: value });
