@@ -1,8 +1,8 @@
 /**
  * The door an upstream provider's notices come in by. The HTTP route that receives them
- * (src/http/routes/network/receive-provider-notice.route.ts) and the provider adapter that reads them
- * (src/network/provider/notice-inbox.ts) agree on these; both import them from here, so the route
- * never reaches into the adapter's folder.
+ * (src/http/routes/network/receive-provider-notice.route.ts) and the provider adapter, which registers
+ * the path and verifies each notice (src/network/provider/notice-signature.ts), agree on these; both
+ * import them from here, so the route never reaches into the adapter's folder.
  */
 
 /** Where the provider sends its notices, under PUBLIC_URL (the adapter registers that URL with it). */
