@@ -1,4 +1,4 @@
-import { parseScenario, refuseScenarioHeader, type ScenarioOperation } from './sandbox/scenarios.ts';
+import { parseScenario, refuseScenarioHeader, type ScenarioOperation } from '../domain/sandbox-scenarios.ts';
 
 /**
  * Reads `X-Sandbox-Scenario` into the value stored with the operation. The sandbox validates it

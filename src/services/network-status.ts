@@ -31,5 +31,3 @@ export function createNetworkStatus<Health>(deps: { db: Kysely<DB>; network: Pic
     };
   };
 }
-
-export type NetworkStatus<Health> = Awaited<ReturnType<ReturnType<typeof createNetworkStatus<Health>>>>;

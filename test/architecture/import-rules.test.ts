@@ -5,15 +5,27 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Issue 22 item 4: the port is the only door. Read from the syntax tree (every import form, type
- * imports included, never a text match): no service (nor the domain, ledger, jobs, webhooks,
- * portal or repositories) imports a network adapter's folder; nothing but the container constructs
- * an adapter; no service branches on the mode (the container injects the policy instead).
+ * imports included, never a text match): nothing but the wiring imports a network adapter's folder
+ * (not a service, the domain, the ledger, jobs, webhooks, the portal, the database layer, the HTTP
+ * layer, nor the port itself); nothing but the container constructs an adapter; no service branches
+ * on the mode (the container injects the policy instead).
  */
 const SRC = path.resolve(import.meta.dirname, '../../src');
 const ADAPTER_FOLDERS = ['network/sandbox', 'network/provider'].map((f) => path.join(SRC, f) + path.sep);
-/** Layers that talk to the network through the port only. */
-const PORT_ONLY = ['services', 'domain', 'ledger', 'jobs', 'webhooks', 'portal', 'db/repos'].map((f) => path.join(SRC, f) + path.sep);
+/**
+ * Layers that talk to the network through the port only: each folder with everything under it, and
+ * the files directly in src/ and in src/network/ (the port and its policies: the port does not know
+ * its adapters). Left out: the adapters' own folders and WIRING.
+ */
+const PORT_ONLY = [
+  ...['services', 'domain', 'ledger', 'jobs', 'webhooks', 'portal', 'db', 'http', 'observability'].map((f) => ({ folder: path.join(SRC, f), deep: true })),
+  ...['', 'network'].map((f) => ({ folder: path.join(SRC, f), deep: false })),
+];
+/** The one wiring file (it builds the adapters) and the start-up that runs it. */
+const WIRING = ['container.ts', 'main.ts'].map((f) => path.join(SRC, f));
 const CONTAINER = path.join(SRC, 'container.ts');
+const isPortOnly = (file: string) =>
+  !WIRING.includes(file) && PORT_ONLY.some(({ folder, deep }) => (deep ? file.startsWith(folder + path.sep) : path.dirname(file) === folder));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -61,7 +73,7 @@ const adapterFolderOf = (file: string | undefined) => (file ? ADAPTER_FOLDERS.fi
 function adapterImports(files: Array<{ file: string; text?: string }>): string[] {
   const offences: string[] = [];
   for (const { file, text } of files) {
-    if (!PORT_ONLY.some((layer) => file.startsWith(layer))) continue;
+    if (!isPortOnly(file)) continue;
     for (const ref of moduleReferences(parse(file, text))) {
       if (adapterFolderOf(resolve(file, ref.specifier))) offences.push(`${path.relative(SRC, file)} -> ${ref.specifier}`);
     }
@@ -139,8 +151,12 @@ const services = () => [...sourceFiles(path.join(SRC, 'services')), ...sourceFil
 const virtual = (relative: string, text: string) => [{ file: path.join(SRC, relative), text }];
 
 describe('the port is the only door (syntax-tree rules over src/)', () => {
-  it('no service, domain, ledger, job, webhook, portal or repository file imports an adapter folder, type imports included', () => {
+  it('no file but the wiring imports an adapter folder (services, domain, ledger, jobs, webhooks, portal, db, http, the port), type imports included', () => {
     expect(adapterImports(all())).toEqual([]);
+  });
+
+  it('every file of src/ is port-only, in an adapter folder, or the wiring: a new layer cannot slip past the rule', () => {
+    expect(sourceFiles(SRC).filter((file) => !isPortOnly(file) && !adapterFolderOf(file) && !WIRING.includes(file)).map((f) => path.relative(SRC, f))).toEqual([]);
   });
 
   it('nothing but the container constructs an adapter', () => {
@@ -158,7 +174,15 @@ describe('the port is the only door (syntax-tree rules over src/)', () => {
       'services/x.ts -> ../network/provider/provider-network.ts',
     ]);
     expect(adapterImports(virtual('portal/x.ts', "export { DEFAULT_PAYER } from '../network/sandbox/sandbox-network.ts';\ntype B = typeof import('../network/sandbox/key-directory.ts');"))).toHaveLength(2);
-    expect(adapterImports(virtual('http/x.ts', "import { NOTICE_PATH } from '../network/provider/types.ts';"))).toEqual([]);
+    expect(adapterImports(virtual('http/openapi/x.ts', "import { NOT_FOUND_KEYS } from '../../network/sandbox/key-directory.ts';"))).toEqual([
+      'http/openapi/x.ts -> ../../network/sandbox/key-directory.ts',
+    ]);
+    expect(adapterImports(virtual('http/routes/network/x.ts', "import type { ProviderHealth } from '../../../network/provider/provider-network.ts';"))).toHaveLength(1);
+    expect(adapterImports(virtual('network/x.ts', "import { isNotFoundKey } from './sandbox/key-directory.ts';"))).toEqual(['network/x.ts -> ./sandbox/key-directory.ts']);
+    expect(adapterImports(virtual('x.ts', "import { NOTICE_PATH } from './network/provider/types.ts';"))).toHaveLength(1);
+    // The wiring and the adapters themselves may.
+    expect(adapterImports(virtual('container.ts', "import { createSandboxNetwork } from './network/sandbox/sandbox-network.ts';"))).toEqual([]);
+    expect(adapterImports(virtual('network/sandbox/x.ts', "import { isNotFoundKey } from './key-directory.ts';"))).toEqual([]);
     const constructors = adapterConstructors();
     expect(adapterConstructions(virtual('services/y.ts', "import { createSandboxNetwork as make } from '../network/sandbox/sandbox-network.ts';"), constructors)).toHaveLength(1);
     expect(adapterConstructions(virtual('http/y.ts', 'const n = deps.createProviderNetwork({});'), constructors)).toEqual(['http/y.ts calls createProviderNetwork']);

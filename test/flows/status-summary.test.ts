@@ -51,10 +51,13 @@ describe('X-Sandbox-Scenario: an unknown value answers 400 listing the allowed o
       ['cob', 'PUT', '/cob/scenarioTxid0000000000000001', { calendario: { expiracao: 3600 }, valor: { original: '1.00' }, chave: account.pixKey }],
     ];
     const before = await h.balance(account.id);
-    for (const [label, method, url, body] of calls) {
-      const res = await h.api(method, url, token, body, { 'x-sandbox-scenario': 'error:bogus' });
-      expect(res.statusCode, `${label}: ${res.body}`).toBe(400);
-      expect(JSON.stringify(res.json().message), label).toMatch(/error:insufficient-funds/);
+    // `constructor` and `toString` are names every object inherits: not scenarios either.
+    for (const value of ['error:bogus', 'constructor', 'toString']) {
+      for (const [label, method, url, body] of calls) {
+        const res = await h.api(method, url, token, body, { 'x-sandbox-scenario': value });
+        expect(res.statusCode, `${label} ${value}: ${res.body}`).toBe(400);
+        expect(JSON.stringify(res.json().message), `${label} ${value}`).toMatch(/error:insufficient-funds/);
+      }
     }
     expect(await h.balance(account.id)).toEqual(before);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLedgerDrift } from '../../src/ledger/ledger.ts';
-import { REJECTIONS } from '../../src/network/sandbox/scenarios.ts';
+import { SCENARIO_REJECTIONS } from '../../src/domain/sandbox-scenarios.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { cnpj, cpf } from '../factories.ts';
 import { cashOutBody, eventsOf, payer, txRow } from './helpers.ts';
@@ -215,7 +215,7 @@ describe('POST /api/pix/cash-out', () => {
   });
 
   describe('X-Sandbox-Scenario (decisions 4.9)', () => {
-    it.each(Object.entries(REJECTIONS))('%s: 201 PENDING, then ERROR %s with the money back', async (header, rejection) => {
+    it.each(Object.entries(SCENARIO_REJECTIONS))('%s: 201 PENDING, then ERROR %s with the money back', async (header, rejection) => {
       const a = await payer(h, 50);
       const res = await post(a.token, cashOutBody({ value: 20 }), { 'x-sandbox-scenario': header });
       expect(res.statusCode).toBe(201);

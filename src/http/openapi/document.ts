@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { Config } from '../../config.ts';
 import { MedEventPayload, ReceiveEventPayload, RefundEventPayload, TransactionEventPayload, TransferEventPayload } from '../../webhooks/payloads/schemas.ts';
-import { DELAYED_SCENARIO_PATTERN, SCENARIO_VALUES } from '../../network/sandbox/scenarios.ts';
+import { DELAYED_SCENARIO_PATTERN, MAX_SCENARIO_DELAY_S, SCENARIO_VALUES } from '../../domain/sandbox-scenarios.ts';
 import { addExamples } from './examples.ts';
 import { gettingStarted } from './getting-started.ts';
 
@@ -159,7 +159,7 @@ function documentScenarioHeader(document: Record<string, unknown>): void {
         parameter.schema = {
           anyOf: [
             { type: 'string', enum: [...SCENARIO_VALUES] },
-            { type: 'string', pattern: DELAYED_SCENARIO_PATTERN, description: 'delayed:Ns: settles N seconds later than success (N above 120 counts as 120)' },
+            { type: 'string', pattern: DELAYED_SCENARIO_PATTERN, description: `delayed:Ns: settles N seconds later than success (N above ${MAX_SCENARIO_DELAY_S} counts as ${MAX_SCENARIO_DELAY_S})` },
           ],
           examples: ['success', 'delayed:10s', 'error:insufficient-funds'],
         };

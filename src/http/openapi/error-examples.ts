@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { fullEnvelope, oauthForm, shortForm } from '../errors/formats.ts';
 import { toProblem } from '../errors/problem.ts';
-import { PROVIDER_UNAVAILABLE } from '../../network/sandbox/scenarios.ts';
+import { PROVIDER_UNAVAILABLE_SCENARIO } from '../../domain/sandbox-scenarios.ts';
 import { oauthAnswerOf } from '../routes/oauth/oauth-error.ts';
 import { addServiceFormats, validationMessages } from '../validation.ts';
 
@@ -27,7 +27,7 @@ const AT = new Date('2026-11-20T15:00:00.000Z');
 const ERROR_ID = '0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f';
 const ACCOUNT = 'Account 2 not found';
 const PAID = 'The charge cannot be paid: it was already paid';
-const PROVIDER_DOWN: ErrorSpec = { code: 'PROVIDER_UNAVAILABLE', details: { provider: 'sandbox', scenario: PROVIDER_UNAVAILABLE } };
+const PROVIDER_DOWN: ErrorSpec = { code: 'PROVIDER_UNAVAILABLE', details: { provider: 'sandbox', scenario: PROVIDER_UNAVAILABLE_SCENARIO } };
 
 /** What each status usually means, for operations with nothing more specific to say. */
 const STATUS_ERRORS: Record<number, (op: { admin: boolean; sandbox: boolean; accountPath: boolean; scope?: string }) => ErrorSpec> = {

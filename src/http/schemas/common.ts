@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { scenarioHeaderDescription } from '../../network/sandbox/scenarios.ts';
+import { scenarioHeaderDescription } from '../../domain/sandbox-scenarios.ts';
 
 /** A BRL amount as a JSON number: at least 0.01, at most 2 decimals (checked exactly, never rounded). */
 export const Amount = (options: { description?: string } = {}) =>
@@ -28,7 +28,7 @@ export const NumericId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'n
 
 /**
  * The sandbox's outcome picker (decisions 4.9); production refuses it. Validated by the scenario table
- * (src/network/sandbox/scenarios.ts), whose refusals list the allowed values; the API document shows
+ * (src/domain/sandbox-scenarios.ts), whose refusals list the allowed values; the API document shows
  * those values as an enum (src/http/openapi/document.ts).
  */
 export const SandboxScenarioHeader = Type.Optional(Type.String({ description: scenarioHeaderDescription() }));

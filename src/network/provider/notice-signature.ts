@@ -1,20 +1,5 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-
-/** A notice whose signature or timestamp does not hold: answered 401, nothing changed. */
-export class NoticeRefused extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'NoticeRefused';
-  }
-}
-
-/** A correctly signed notice that is not a JSON object: answered 400, nothing changed. */
-export class NoticeUnreadable extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'NoticeUnreadable';
-  }
-}
+import { NoticeRefused, NoticeUnreadable } from '../provider-notices.ts';
 
 export interface VerifiedNotice {
   webhookId: string;

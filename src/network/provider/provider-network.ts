@@ -9,6 +9,7 @@ import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { ChargeOrder, KeyLookup, NetworkSink, PaymentOrder, PaymentStatus, PixNetwork, SubmitAnswer } from '../pix-network.ts';
+import { NOTICE_PATH } from '../provider-notices.ts';
 import { createChargeBook } from './charge-book.ts';
 import { CHARGE_CHECK, registerChargeChecks } from './charge-checks.ts';
 import { createCircuitBreaker, type CircuitSnapshot } from './circuit-breaker.ts';
@@ -19,7 +20,7 @@ import { createProviderApi, errorCodeOf, errorMessageOf, ProviderAuthRefused, Pr
 import { readStates, recordReconciliation } from './provider-state.ts';
 import { createStatementCheck, registerDailyStatementCheck, type StatementCheck } from './statement-check.ts';
 import type { TokenSnapshot } from './token-cache.ts';
-import { NOTICE_PATH, type CashInAnswer, type CashInRequest, type ProviderErrorBody, type TransactionSearch } from './types.ts';
+import type { CashInAnswer, CashInRequest, ProviderErrorBody, TransactionSearch } from './types.ts';
 import { registerWebhookRegistration } from './webhook-registration.ts';
 
 /** Bounds of every call to the provider (docs/decisions.md "Provider adapter"). */

@@ -141,6 +141,3 @@ export interface MedNotice {
 
 /** The provider's event names a webhook is registered for (all seven). */
 export const PROVIDER_EVENT_TYPES = WEBHOOK_EVENT_TYPES;
-
-/** Where the provider sends its notices, under PUBLIC_URL. */
-export const NOTICE_PATH = '/network/provider/webhooks';

@@ -8,6 +8,7 @@ import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
 import type { Cents } from '../../domain/money.ts';
+import { parseScenario, SCENARIO_REJECTIONS, type ScenarioOperation } from '../../domain/sandbox-scenarios.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { InfractionNotice, InfractionNoticeUpdate } from '../infractions.ts';
 import type {
@@ -21,7 +22,6 @@ import type {
 import { bankByIspb } from '../../domain/banks.ts';
 import { DEFAULT_PAYER } from '../default-payer.ts';
 import { createSandboxKeyDirectory, isNotFoundKey } from './key-directory.ts';
-import { parseScenario, REJECTIONS, type ScenarioOperation } from './scenarios.ts';
 
 
 /** The simulator: the port, plus the calls by which the sandbox routes drive the rest of the network. */
@@ -94,9 +94,9 @@ export function createSandboxNetwork(deps: {
     if (scenario.outcome === 'reject') return { status: 'rejected', errorCode: scenario.errorCode, errorMessage: scenario.errorMessage };
     const payee = row.payee as { key?: { type: string; normalized: string } | null; document?: string | null; holderDocument?: string | null };
     if (payee.key) {
-      if (isNotFoundKey(payee.key as never)) return { status: 'rejected', ...REJECTIONS['error:invalid-pix-key']! };
+      if (isNotFoundKey(payee.key as never)) return { status: 'rejected', ...SCENARIO_REJECTIONS['error:invalid-pix-key'] };
       if (payee.holderDocument && payee.document && payee.holderDocument !== payee.document) {
-        return { status: 'rejected', ...REJECTIONS['error:document-mismatch']! };
+        return { status: 'rejected', ...SCENARIO_REJECTIONS['error:document-mismatch'] };
       }
     }
     return { status: 'settled', endToEndId: row.end_to_end_id };

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { NoticeRefused, NoticeUnreadable, verifyNotice } from '../../../src/network/provider/notice-signature.ts';
+import { verifyNotice } from '../../../src/network/provider/notice-signature.ts';
+import { NoticeRefused, NoticeUnreadable } from '../../../src/network/provider-notices.ts';
 import { signatureHeaders } from '../../../src/webhooks/signature.ts';
 import { TEST_PROVIDER_WEBHOOK_SECRET } from '../../provider-env.ts';
 

@@ -1,7 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { toBrlNumber, type Cents } from '../../../domain/money.ts';
-import type { ProviderHealth } from '../../../network/provider/provider-network.ts';
-import type { NetworkStatus } from '../../../services/network-status.ts';
 import type { RouteModule } from '../../app-types.ts';
 import type { AdminContext } from '../../route-contexts.ts';
 import { Brl } from '../../schemas/common.ts';
@@ -49,7 +47,10 @@ export const NetworkStatusView = Type.Object({
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 const brl = (c: Cents | null) => (c === null ? null : toBrlNumber(c));
 
-export function networkStatusView(s: NetworkStatus<ProviderHealth>): Static<typeof NetworkStatusView> {
+/** What the container's network status answers (the provider part is whatever its adapter reports). */
+type NetworkStatus = Awaited<ReturnType<AdminContext['networkStatus']>>;
+
+export function networkStatusView(s: NetworkStatus): Static<typeof NetworkStatusView> {
   const p = s.provider;
   return {
     adapter: s.adapter,

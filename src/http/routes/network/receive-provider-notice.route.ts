@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError, ValidationError } from '../../../domain/errors/domain-error.ts';
-import { NoticeRefused, NoticeUnreadable } from '../../../network/provider/notice-signature.ts';
-import { NOTICE_PATH } from '../../../network/provider/types.ts';
+import { NOTICE_PATH, NoticeRefused, NoticeUnreadable } from '../../../network/provider-notices.ts';
 import type { RouteModule } from '../../app-types.ts';
 import type { NetworkContext } from '../../route-contexts.ts';
 
