@@ -90,6 +90,13 @@ export function createScheduler(deps: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
+  /**
+   * Counts stop() calls: a drain in progress when stop() is called ends after its current batch.
+   * Without it a stopping instance keeps claiming as long as other instances keep scheduling (a
+   * rolling restart under load), and its shutdown never ends. A count, not a flag: a runDue() called
+   * after stop() (tests and tools drain a stopped scheduler) still runs everything due.
+   */
+  let stops = 0;
 
   function register<P>(kind: string, handler: JobHandler<P>, options: JobKindOptions<P> = {}) {
     if (handlers.has(kind) || steps.kinds().includes(kind)) throw new Error(`job kind ${kind} registered twice`);
@@ -349,9 +356,10 @@ export function createScheduler(deps: {
     // Serialise with the poller so a drain never races a background batch on the same instance.
     while (running) await running.catch(() => {});
     // A few claim loops at once on PostgreSQL (SKIP LOCKED gives each its own jobs).
+    const stopsAtStart = stops;
     const loop = async () => {
       let total = 0;
-      for (let i = 0; i < 1000; i++) {
+      for (let i = 0; i < 1000 && stops === stopsAtStart; i++) {
         const n = await runBatch();
         total += n;
         if (n === 0) break;
@@ -457,6 +465,7 @@ export function createScheduler(deps: {
     },
     async stop() {
       stopped = true;
+      stops += 1;
       if (timer) clearTimeout(timer);
       while (running) await running.catch(() => {});
     },

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScheduler, LEASE_SECONDS } from '../../src/jobs/scheduler.ts';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 
@@ -168,5 +168,41 @@ describe('durable jobs', () => {
     release();
     await running;
     expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.long').execute()).toEqual([]);
+  });
+  it('stop() ends a drain after the batch in flight, though jobs keep coming due (a rolling restart under load: the shutdown must end)', async () => {
+    const scheduler = createScheduler({ db: h.c.db, clock: h.clock, logger: silent });
+    let ran = 0;
+    let ranAfterStopAsked = 0;
+    let endless = true;
+    let stopping: Promise<void> | undefined;
+    scheduler.register('test.endless', async (trx) => {
+      ran += 1;
+      if (stopping) ranAfterStopAsked += 1;
+      // SIGTERM arrives while the drain runs (not awaited here: stop() waits for this very batch).
+      else if (ran === 5) stopping = scheduler.stop();
+      // As the other instances' traffic would: there is always one more job due.
+      if (endless) await scheduler.schedule(trx, 'test.endless', at(0));
+    });
+    await scheduler.schedule(h.c.db, 'test.endless', at(0));
+    scheduler.start();
+    try {
+      await vi.waitFor(() => expect(stopping).toBeDefined(), { timeout: 60_000, interval: 5 });
+      await stopping;
+      // The batch running when stop() was called ends, and no other (one job is due at a time):
+      // not the drain's up to 1,000 batches.
+      expect(ran).toBe(5);
+      expect(ranAfterStopAsked).toBe(0);
+      // What is left is left due, for the next start or another instance: nothing is lost.
+      const left = await h.c.db.selectFrom('jobs').select(['id', 'status']).where('kind', '=', 'test.endless').execute();
+      expect(left).toHaveLength(1);
+      expect(left[0]!.status).toBe('pending');
+      // A drain asked for after stop() (tests and tools drain a stopped scheduler) still runs what is due.
+      endless = false;
+      expect(await scheduler.runDue()).toBe(1);
+      expect(await h.c.db.selectFrom('jobs').select('id').where('kind', '=', 'test.endless').execute()).toEqual([]);
+    } finally {
+      await scheduler.stop();
+      await h.c.db.deleteFrom('jobs').where('kind', '=', 'test.endless').execute();
+    }
   });
 });
