@@ -1,12 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PaymentOrder, PaymentStatus, PixNetwork } from '../../src/network/pix-network.ts';
+import type { Cents } from '../../src/domain/money.ts';
+import type { PaymentOrder, PaymentStatus, PixNetwork, SubmitAnswer } from '../../src/network/pix-network.ts';
+import type { PayoutRequest } from '../../src/services/payouts/outgoing-payout.ts';
+import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { cashOutBody, payer } from '../payouts/helpers.ts';
 
 /**
- * Issue 23 item 3: the payouts submitted together are checked by ONE `payment.checks` job instead of
- * one `payment.check` job each. What a job per payment guaranteed must hold for each payment of the
+ * Issue 23 item 3: the payouts one admission batch admits are submitted by ONE `payment.submits` job,
+ * and the payouts submitted together are checked by ONE `payment.checks` job, instead of one
+ * `payment.submit` and one `payment.check` job each. What a job per payment guaranteed must hold for each payment of the
  * shared job, on real PostgreSQL: a duplicate job, a worker dying while its status query is out
  * (another instance takes over once the lease lapses, the late one records nothing), a status query
  * answering "unknown", the network forgetting some of them, and the recording of one payment failing
@@ -15,6 +19,10 @@ import { cashOutBody, payer } from '../payouts/helpers.ts';
  */
 
 interface Faults {
+  /** The next submission reaches the network, but its answer is lost (timeout after the network committed). */
+  lostSubmitAnswer?: boolean;
+  /** The next submission reaches the network, then the worker hangs until released (a dying process). */
+  hangAfterSubmit?: { arrived: () => void; release: Promise<void> };
   /** The next status query answers "unknown" for every payment (the network briefly away). */
   unknownStatus?: boolean;
   /** The next status query is answered, then the worker hangs until released (a dying process). */
@@ -27,7 +35,20 @@ function faultNetwork(faults: Faults) {
     subscribe: (sink) => real.subscribe(sink),
     lookupKey: (key, hint) => real.lookupKey(key, hint),
     registerCharge: (order) => real.registerCharge(order),
-    submitPayments: (orders) => real.submitPayments(orders),
+    async submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]> {
+      const answers = await real.submitPayments(orders);
+      if (faults.lostSubmitAnswer) {
+        faults.lostSubmitAnswer = false;
+        throw new Error('socket hang up (after the network committed)');
+      }
+      const hang = faults.hangAfterSubmit;
+      if (hang) {
+        faults.hangAfterSubmit = undefined;
+        hang.arrived();
+        await hang.release;
+      }
+      return answers;
+    },
     async paymentStatuses(orders: PaymentOrder[]): Promise<PaymentStatus[]> {
       if (faults.unknownStatus) {
         faults.unknownStatus = false;
@@ -57,6 +78,33 @@ beforeEach(() => {
 
 const COUNT = 5;
 
+let seq = 0;
+/** A network cash-out as the route builds it (test/postgres/payouts-batching.test.ts); created in one tick, these land in ONE batch. */
+function request(accountId: number): PayoutRequest {
+  return {
+    accountId,
+    origin: 'cash_out',
+    family: 'api',
+    externalId: `shared-${Date.now()}-${++seq}`,
+    amount: 1_000 as Cents,
+    description: null,
+    pixKey: 'destino@example.com',
+    counterpart: { name: 'Fulano', document: cpf(77), bank: { bankISPB: '00000000', bankName: 'Banco', bankCode: '001', accountBranch: '0001', accountNumber: '1-0' } },
+    scenario: null,
+    destination: { kind: 'network', target: { payee: { by: 'key', key: { type: 'EMAIL', normalized: 'destino@example.com' }, document: cpf(77), holderDocument: null, ispb: null } } },
+    codes: { duplicate: 'PIX_DUPLICATE_EXTERNAL_ID', insufficient: 'PIX_INSUFFICIENT_BALANCE' },
+  };
+}
+
+/** COUNT payouts of one account admitted in ONE batch, not submitted yet: they share one submit job. */
+async function admittedTogether() {
+  const account = await payer(h, 500);
+  const create = h.c.payouts.payouts.create;
+  const created = (await Promise.all(Array.from({ length: COUNT }, () => create(request(account.id))))) as Array<{ id: number; transaction_id: string }>;
+  const rows = [...created].sort((a, b) => a.id - b.id);
+  return { accountId: account.id, ids: rows.map((r) => r.id), references: rows.map((r) => r.transaction_id) };
+}
+
 /** COUNT payouts of one account ordered at one instant and submitted together: their checks share one job. */
 async function submittedTogether() {
   const account = await payer(h, 500);
@@ -76,7 +124,7 @@ type Payments = Awaited<ReturnType<typeof submittedTogether>>;
 /** The step jobs of these payments: the shared check jobs, and the ones a single payment has. */
 async function stepJobsOf(p: Payments) {
   const rows = await sql<{ id: number; kind: string; ids: number[] }>`
-    SELECT id, kind, CASE WHEN kind = 'payment.checks' THEN ARRAY(SELECT (x->>'id')::bigint FROM jsonb_array_elements(payload->'payments') x)
+    SELECT id, kind, CASE WHEN kind IN ('payment.checks', 'payment.submits') THEN ARRAY(SELECT (x->>'id')::bigint FROM jsonb_array_elements(payload->'payments') x)
                           ELSE ARRAY[(payload->>'id')::bigint] END AS ids
       FROM jobs WHERE kind LIKE 'payment.%' ORDER BY id`.execute(h.c.db);
   return rows.rows.map((r) => ({ ...r, ids: r.ids.map(Number) })).filter((r) => r.ids.some((id) => p.ids.includes(id)));
@@ -184,6 +232,53 @@ describe('payouts submitted together are checked by one job, and each ends exact
       await sql`DROP TRIGGER IF EXISTS check_batch_fault ON transactions`.execute(h.c.db);
     }
     await settle(p);
+    await expectEachOnce(p);
+  });
+});
+
+describe('payouts admitted in one batch are submitted by one job, and each ends exactly once (PostgreSQL)', () => {
+  it('one payment.submits job for the batch instead of one job each; then one check job; all settle', async () => {
+    const p = await admittedTogether();
+    expect((await stepJobsOf(p)).map((j) => [j.kind, j.ids])).toEqual([['payment.submits', p.ids]]);
+    await h.c.scheduler.runDue();
+    expect((await stepJobsOf(p)).map((j) => [j.kind, j.ids])).toEqual([['payment.checks', p.ids]]);
+    await settle(p);
+    await expectEachOnce(p);
+  });
+
+  it('a duplicate of the shared submit job: paid once each at the network, finished once each', async () => {
+    const p = await admittedTogether();
+    const [job] = await stepJobsOf(p);
+    await sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at)
+      SELECT kind, run_at, payload, max_attempts, created_at, updated_at FROM jobs WHERE id = ${job!.id}`.execute(h.c.db);
+    await settle(p);
+    await expectEachOnce(p);
+  });
+
+  it('a worker dies after the network took the batch: nobody else submits during its lease, then another does, and the late one records nothing', async () => {
+    const p = await admittedTogether();
+    let arrived!: () => void;
+    const inNetwork = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const dying = await h.instance(faultNetwork({ hangAfterSubmit: { arrived: () => arrived(), release: new Promise<void>((resolve) => (release = resolve)) } }));
+    const stuck = dying.scheduler.runDue();
+    await inNetwork;
+    const [held] = await h.c.db.selectFrom('jobs').select(['lease_until']).where('kind', '=', 'payment.submits').execute();
+    expect(held!.lease_until).not.toBeNull();
+    await h.c.scheduler.runDue();
+    expect(await pendingOf(p)).toEqual(p.ids);
+    await sql`UPDATE jobs SET lease_until = now() - interval '1 second' WHERE lease_until IS NOT NULL`.execute(h.c.db);
+    await settle(p);
+    release();
+    await stuck;
+    await expectEachOnce(p);
+  });
+
+  it('the answer to the batch\'s submission is lost after the network took it: each is checked, never paid twice', async () => {
+    const p = await admittedTogether();
+    faults.lostSubmitAnswer = true;
+    await settle(p);
+    expect(faults.lostSubmitAnswer).toBe(false);
     await expectEachOnce(p);
   });
 });

@@ -11,9 +11,16 @@ import { fromStepPayload, type PaymentStepPayload } from './payment-order.ts';
 /** A payment's final word from the network: settled (and to whom, when it says) or refused. */
 export type Outcome = Extract<PaymentStatus, { status: 'settled' | 'rejected' }>;
 
+const SUBMIT = 'payment.submit';
+
 export const PAYMENT_STEPS = {
   /** Hand the order to the network (no transaction open), then record its answer. */
-  submit: 'payment.submit',
+  submit: SUBMIT,
+  /**
+   * `submit` for the payouts one admission batch admitted together: one job row for the batch
+   * (admit_payouts writes it as its p_job_kind + 's'; a payout admitted alone keeps `submit`).
+   */
+  submits: `${SUBMIT}s` as const,
   /** Ask the network where the payment stands (reconciliation), then record it. */
   check: 'payment.check',
   /**
@@ -28,13 +35,16 @@ export const PAYMENT_STEPS = {
 /** A step that failed unexpectedly retries for about a day (2 s doubling, at most 5 min), then waits for an operator. */
 export const PAYMENT_STEP_MAX_ATTEMPTS = 300;
 
-/** The job a server-side admission writes for a debit it admits (admit_payouts' p_job_kind and p_job_max_attempts). */
+/**
+ * The job a server-side admission writes for a debit it admits (admit_payouts' p_job_kind and
+ * p_job_max_attempts); for several admitted at once it writes one job of kind `kind + 's'`.
+ */
 export const SUBMIT_STEP_JOB = { kind: PAYMENT_STEPS.submit, maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS } as const;
 const RETRY_SOON_MS = 5_000;
 
 type CheckAnswer = PaymentStatus | { status: 'finished' };
-/** A `payment.checks` job's payload: the payments it asks about, each as a `payment.check` job would carry it. */
-interface ChecksPayload {
+/** A `payment.submits` or `payment.checks` job's payload: its payments, each as a job of one would carry it. */
+interface PaymentsPayload {
   payments: PaymentStepPayload[];
 }
 
@@ -45,8 +55,9 @@ interface ChecksPayload {
  *           rejected -> ERROR and the hold released; unknown -> a check soon (never a blind resubmit);
  *   check:  settled / rejected -> finished; pending -> checked again at `checkAt`;
  *           not_found -> submitted again (the network never got it); unknown -> checked again later.
- * The checks a batch of answers asks for at one instant are one `payment.checks` job (one alone
- * stays a `payment.check` job); their answers are recorded as each payment's own would be.
+ * The payouts one admission batch admits are one `payment.submits` job, and the checks a batch of
+ * answers asks for at one instant one `payment.checks` job (a payment alone keeps its
+ * `payment.submit` or `payment.check` job); their answers are recorded as each payment's own would be.
  * A crash anywhere leaves the claimed job to run again: the network deduplicates by our reference,
  * and finishing is conditional on PENDING.
  */
@@ -114,12 +125,14 @@ export function registerPaymentSteps(deps: {
   }
 
   /**
-   * The answers of many payments carried by few jobs (`payment.checks`): recorded together; if that
-   * fails, each payment alone, so one whose recording keeps failing cannot hold back the others of
-   * its job (as one job per payment could not). Each that fails alone goes on as a `payment.check`
-   * job of its own, soon, retried and given up on like any step job.
+   * The answers of many payments carried by few jobs (`payment.submits`, `payment.checks`): recorded
+   * together; if that fails, each payment alone, so one whose recording keeps failing cannot hold
+   * back the others of its job (as one job per payment could not). Each that fails alone goes on as
+   * a `payment.check` job of its own, soon, retried and given up on like any step job (a check, not
+   * a second submission: the network may have the payment already, and a check that finds nothing
+   * submits it again).
    */
-  async function recordApart(trx: Trx<DB>, done: Array<{ payload: PaymentStepPayload; answer: CheckAnswer }>): Promise<void> {
+  async function recordApart(trx: Trx<DB>, done: Array<{ payload: PaymentStepPayload; answer: SubmitAnswer | CheckAnswer }>): Promise<void> {
     await sql`SAVEPOINT payment_checks`.execute(trx);
     try {
       await record(trx, done);
@@ -169,7 +182,18 @@ export function registerPaymentSteps(deps: {
   });
 
   // One answer per job: the list of its payments' answers, in its payments' order.
-  scheduler.registerStep<ChecksPayload, CheckAnswer[]>(PAYMENT_STEPS.checks, {
+  scheduler.registerStep<PaymentsPayload, SubmitAnswer[]>(PAYMENT_STEPS.submits, {
+    maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS,
+    async call(jobs) {
+      const payments = jobs.flatMap((j) => j.payload.payments);
+      const answers = await ask('submission', payments.length, () => network.submitPayments(payments.map((p) => fromStepPayload(p))));
+      let next = 0;
+      return jobs.map((j) => j.payload.payments.map(() => answers[next++]!));
+    },
+    record: (trx, done) => recordApart(trx, done.flatMap(({ job, answer }) => job.payload.payments.map((payload, i) => ({ payload, answer: answer[i]! })))),
+  });
+
+  scheduler.registerStep<PaymentsPayload, CheckAnswer[]>(PAYMENT_STEPS.checks, {
     maxAttempts: PAYMENT_STEP_MAX_ATTEMPTS,
     async call(jobs) {
       const answers = await statusesOf(jobs.flatMap((j) => j.payload.payments));
