@@ -19,7 +19,8 @@ const MIGRATE_LOCK_KEY = 7256001;
  *   1. the trigger functions of `functions/*.sql` whose content the database does not run yet (the
  *      migrations create the triggers that need them; a trigger function's creation needs nothing of
  *      the schema);
- *   2. every `migrations/*.sql` not applied yet, in file-name order (schema and data changes only);
+ *   2. every `migrations/*.sql` not applied yet, in the order of their numbers (schema and data
+ *      changes only; see `inMigrationOrder`);
  *   3. the other functions of `functions/*.sql` whose content the database does not run yet;
  *   4. the CHECK constraints of the closed lists (src/domain/closed-lists.ts) that say otherwise
  *      than their list (closed-list-checks.ts).
@@ -33,9 +34,7 @@ export async function migrate(
   folders: { migrations?: string; functions?: string } = {},
 ): Promise<string[]> {
   const folder = folders.migrations ?? MIGRATIONS_FOLDER;
-  const files = readdirSync(folder)
-    .filter((name) => name.endsWith('.sql'))
-    .sort();
+  const files = inMigrationOrder(readdirSync(folder).filter((name) => name.endsWith('.sql')));
   const functions = readFunctionSources(folders.functions ?? FUNCTIONS_FOLDER);
   const applied: string[] = [];
   const appliedFunctions: string[] = [];
@@ -70,7 +69,18 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
   const files = readdirSync(MIGRATIONS_FOLDER).filter((name) => name.endsWith('.sql'));
   const applied = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db);
   const done = new Set(applied.rows.map((r) => r.name));
-  return files.filter((name) => !done.has(name)).sort();
+  return inMigrationOrder(files.filter((name) => !done.has(name)));
+}
+
+/**
+ * Migration files by the number their name starts with, then by name (two files of one number).
+ * Plain string order put `1000_x.sql` between `010_` and `100_`: on a fresh database it would run
+ * before the migrations it builds on. For the three-digit names this is the order it always was.
+ */
+export function inMigrationOrder(names: string[]): string[] {
+  // A name without a number (none exists) goes last, by name.
+  const numberOf = (name: string) => Number(/^\d+/.exec(name)?.[0] ?? Number.POSITIVE_INFINITY);
+  return [...names].sort((a, b) => numberOf(a) - numberOf(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

@@ -147,8 +147,15 @@ export interface EventsTable {
   account_id: number;
   type: EventType;
   transaction_id: number | null;
+  /**
+   * json, not jsonb (migration 1000): it keeps the text exactly as emitted, so `payload::text` is the
+   * body receivers get and signatures cover; drivers still parse it into an object.
+   */
   payload: Json<Record<string, unknown>>;
-  /** The exact JSON text receivers get (migration 200; jsonb reorders keys). Written by `emit`. */
+  /**
+   * The body as a separate text (migration 200): written only by instances older than migration
+   * 1000, during a rolling upgrade; NULL otherwise. Readers take COALESCE(body, payload::text).
+   */
   body: ColumnType<string | null, string | null | undefined, never>;
   /** The W3C trace id its deliveries carry (migration 983); null on older events. */
   trace_id: ColumnType<string | null, string | null | undefined, never>;

@@ -22,7 +22,9 @@ export interface OutgoingEvent {
  * The outbox records outgoing events in the caller's transaction, so an event exists if and only if
  * the change it reports committed, and fans each out in the same statement: one delivery row per
  * active URL of the account registered for the event's type, due now. The relay sends them.
- * `emitMany` writes a whole batch's events and deliveries in ONE statement.
+ * `emitMany` writes a whole batch's events and deliveries in ONE statement. The body is stored once,
+ * as json (migration 1000): that type keeps the text as written, which is what receivers get and
+ * signatures cover.
  */
 export function createOutbox(deps: { clock: Clock }) {
   async function emitMany(trx: Kysely<DB> | Trx<DB>, events: OutgoingEvent[]): Promise<Array<{ id: number; eventId: string }>> {
@@ -43,8 +45,8 @@ export function createOutbox(deps: { clock: Clock }) {
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           AS x (ord int, event_id text, account_id bigint, type text, transaction_id bigint, body text, trace_id text)),
       added AS (
-        INSERT INTO events (event_id, account_id, type, transaction_id, payload, body, trace_id, created_at)
-        SELECT event_id, account_id, type, transaction_id, body::jsonb, body, trace_id, ${now}::timestamptz FROM input ORDER BY ord
+        INSERT INTO events (event_id, account_id, type, transaction_id, payload, trace_id, created_at)
+        SELECT event_id, account_id, type, transaction_id, body::json, trace_id, ${now}::timestamptz FROM input ORDER BY ord
         RETURNING id, event_id, account_id, type),
       fanned AS (
         INSERT INTO webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at, updated_at)

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
-import { migrate, splitStatements } from '../../src/db/migrate.ts';
+import { inMigrationOrder, migrate, splitStatements } from '../../src/db/migrate.ts';
 import { checkLedger } from '../../src/ledger/ledger.ts';
 
 const folder = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
@@ -20,8 +20,9 @@ describe('migration 610 (double-entry ledger) on a database with single-entry po
     const db = database.db;
     // The schema as it was before: every migration up to 610, recorded as applied.
     await sql`CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
-    for (const name of readdirSync(folder).filter((n) => n.endsWith('.sql')).sort()) {
-      if (name >= LEDGER_MIGRATION) break;
+    // In migrate's order (by number: a four-digit migration comes after every three-digit one).
+    for (const name of inMigrationOrder(readdirSync(folder).filter((n) => n.endsWith('.sql')))) {
+      if (name === LEDGER_MIGRATION) break;
       for (const statement of splitStatements(readFileSync(folder + name, 'utf8'))) await sql.raw(statement).execute(db);
       await sql`INSERT INTO schema_migrations (name) VALUES (${name})`.execute(db);
     }

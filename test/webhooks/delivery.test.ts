@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_S } from '../../src/webhooks/retry-schedule.ts';
@@ -57,6 +58,10 @@ describe('webhook delivery', () => {
     expect(await h.c.webhookRelay.runDue()).toBe(3);
 
     const event = await h.c.db.selectFrom('events').selectAll().where('account_id', '=', id).executeTakeFirstOrThrow();
+    // The text emit stored (json keeps it as written, migration 1000).
+    const stored = (await sql<{ text: string }>`SELECT payload::text AS text FROM events WHERE id = ${event.id}`.execute(h.c.db)).rows[0]!.text;
+    // Compact, in the payload's own key order: JSON.stringify's text, not jsonb's respaced one.
+    expect(stored).toBe(JSON.stringify(event.payload));
     const wh = new Webhook(await secretOf(id));
     for (const p of paths) {
       const got = rx.to(p);
@@ -66,7 +71,7 @@ describe('webhook delivery', () => {
       expect(req.headers['webhook-id']).toBe(event.event_id);
       expect(req.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
       // The body is exactly the text emit stored, and the signature covers it.
-      expect(req.body).toBe(event.body);
+      expect(req.body).toBe(stored);
       const verified = wh.verify(req.body, req.headers as Record<string, string>) as Record<string, unknown>;
       expect(verified).toMatchObject({ event: 'CashIn', status: 'CONFIRMED', transactionId: tx.transactionId, originalAmount: 12.34 });
       // A tampered body does not verify.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { transactionsRepo } from '../../db/repos/transactions.repo.ts';
@@ -41,7 +41,9 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     if (!tx) throw new DomainError('WEBHOOK_TRANSACTION_NOT_FOUND', undefined, `Transaction ${identifier} not found`);
     const event = await db
       .selectFrom('events')
-      .select(['id', 'event_id', 'type', 'body', 'payload', 'trace_id'])
+      .select(['id', 'event_id', 'type', 'trace_id'])
+      // The text as emitted (migration 1000: json keeps it; `body` only on rows of older instances).
+      .select(sql<string>`COALESCE(body, payload::text)`.as('body'))
       .where('transaction_id', '=', tx.id)
       .where('account_id', '=', accountId)
       .orderBy('id', 'desc')
@@ -60,7 +62,7 @@ export function createWebhookResendService(deps: { db: Kysely<DB>; clock: Clock;
     if (targets.length === 0) throw new DomainError('WEBHOOK_NO_URL', { eventType: event.type });
 
     const secrets = await registrationsRepo.signingSecrets(db, accountId, clock.now());
-    const body = event.body ?? JSON.stringify(event.payload);
+    const body = event.body;
     const sentAt = clock.now();
     const attempts = await sendToEach({ transport: deps.transport, signingClock: deps.signingClock, secrets, messageId: event.event_id, body, targets, traceId: event.trace_id });
     const logs = oneOffLogs(attempts, { accountId, kind: 'resend', eventRowId: event.id, at: clock.now() });
