@@ -131,7 +131,8 @@ async function stepJobsOf(p: Payments) {
 }
 
 async function pendingOf(p: Payments) {
-  return (await h.c.db.selectFrom('transactions').select('id').where('id', 'in', p.ids).where('status', '=', 'PENDING').execute()).map((r) => r.id);
+  // In id order: p.ids is, and a heap scan's order is not (an updated row moves).
+  return (await h.c.db.selectFrom('transactions').select('id').where('id', 'in', p.ids).where('status', '=', 'PENDING').orderBy('id').execute()).map((r) => r.id);
 }
 
 /** Runs the due work, moving the clock, until every payment is finished. */
@@ -262,15 +263,19 @@ describe('payouts admitted in one batch are submitted by one job, and each ends 
     let release!: () => void;
     const dying = await h.instance(faultNetwork({ hangAfterSubmit: { arrived: () => arrived(), release: new Promise<void>((resolve) => (release = resolve)) } }));
     const stuck = dying.scheduler.runDue();
-    await inNetwork;
-    const [held] = await h.c.db.selectFrom('jobs').select(['lease_until']).where('kind', '=', 'payment.submits').execute();
-    expect(held!.lease_until).not.toBeNull();
-    await h.c.scheduler.runDue();
-    expect(await pendingOf(p)).toEqual(p.ids);
-    await sql`UPDATE jobs SET lease_until = now() - interval '1 second' WHERE lease_until IS NOT NULL`.execute(h.c.db);
-    await settle(p);
-    release();
-    await stuck;
+    try {
+      await inNetwork;
+      const [held] = await h.c.db.selectFrom('jobs').select(['lease_until']).where('kind', '=', 'payment.submits').execute();
+      expect(held!.lease_until).not.toBeNull();
+      await h.c.scheduler.runDue();
+      expect(await pendingOf(p)).toEqual(p.ids);
+      await sql`UPDATE jobs SET lease_until = now() - interval '1 second' WHERE lease_until IS NOT NULL`.execute(h.c.db);
+      await settle(p);
+    } finally {
+      // Also when an expectation fails: a worker left hanging in the network holds the harness open.
+      release();
+      await stuck;
+    }
     await expectEachOnce(p);
   });
 
