@@ -91,9 +91,9 @@ describe('payout group commit (PostgreSQL)', () => {
     const rows = await stored(a.id);
     expect(rows).toHaveLength(4);
     expect(rows.every((r) => r.status === 'PENDING')).toBe(true);
-    // Every created payout has its submit step, in the same commit (the batch's payouts share one job).
-    const jobs = await h.c.db.selectFrom('jobs').select(['kind', 'payload']).where('kind', 'in', ['payment.submit', 'payment.submits']).execute();
-    const scheduled = new Set(jobs.flatMap((j) => (j.kind === 'payment.submits' ? (j.payload as { payments: Array<{ id: number }> }).payments : [j.payload as { id: number }]).map((p) => p.id)));
+    // Every created payout has its submit step, in the same commit.
+    const jobs = await h.c.db.selectFrom('jobs').select('payload').where('kind', '=', 'payment.submit').execute();
+    const scheduled = new Set(jobs.map((j) => (j.payload as { id: number }).id));
     for (const r of rows) expect(scheduled.has(r.id)).toBe(true);
     const usage = await h.c.db.selectFrom('payout_limit_usage').select(['window_key', 'total']).where('account_id', '=', a.id).execute();
     expect(usage.find((u) => u.window_key.startsWith('day:'))!.total).toBe(9_000);

@@ -13,8 +13,8 @@
 --   4. per new row, in arrival order, the daily and night limits and the balance, against totals
 --      kept under the locks, exactly as if the requests had run one after the other; a refused row
 --      is deleted;
---   5. the counters raised, the admitted payouts' next job inserted (one for the batch), and their
---      holds with postings (ledger_apply).
+--   5. the counters raised, the admitted payouts' next jobs inserted, and their holds with postings
+--      (ledger_apply).
 -- Items: [{idx, accountId, receiverId (an on-us payout's receiver, locked with the payers), limited,
 --          amount, tx: {the transactions row's own columns}, job: the next job's payload or null,
 --          and the rules of its origin (issue 22 item 3: every debit origin goes through here, its
@@ -244,20 +244,11 @@ BEGIN
   UPDATE payout_limit_usage u SET total = (totals ->> (u.account_id || '|' || u.window_key))::bigint
    WHERE u.window_key = ANY (windows) AND totals ? (u.account_id || '|' || u.window_key)
      AND u.total IS DISTINCT FROM (totals ->> (u.account_id || '|' || u.window_key))::bigint;
-  -- The next job: one row for the batch, not one per payout (issue 23: a job row costs an insert, a
-  -- claim and a delete with their index entries). One admitted payout keeps its own job (p_job_kind,
-  -- its payload); several share one job of the batch kind, p_job_kind || 's' (payment.submits),
-  -- whose payload lists theirs in arrival order. A kind of its own: an older instance never claims it.
-  WITH due AS (
-    SELECT g.i AS ord, (p_items -> (g.i - 1) -> 'job') || jsonb_build_object('id', (res_tx[g.i]->>'id')::bigint) AS job_payload
-      FROM generate_series(1, n) AS g (i)
-     WHERE res_outcome[g.i] = 'admitted' AND jsonb_typeof(p_items -> (g.i - 1) -> 'job') = 'object')
   INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at)
-  SELECT CASE WHEN count(*) = 1 THEN p_job_kind ELSE p_job_kind || 's' END, p_now,
-         CASE WHEN count(*) = 1 THEN (array_agg(due.job_payload))[1] ELSE jsonb_build_object('payments', jsonb_agg(due.job_payload ORDER BY due.ord)) END,
-         p_job_max_attempts, p_now, p_now
-    FROM due
-  HAVING count(*) > 0;
+  SELECT p_job_kind, p_now, (p_items -> (g.i - 1) -> 'job') || jsonb_build_object('id', (res_tx[g.i]->>'id')::bigint), p_job_max_attempts, p_now, p_now
+    FROM generate_series(1, n) AS g (i)
+   WHERE res_outcome[g.i] = 'admitted' AND jsonb_typeof(p_items -> (g.i - 1) -> 'job') = 'object'
+   ORDER BY g.i;
   IF jsonb_array_length(holds) > 0 THEN
     FOR held IN SELECT * FROM ledger_apply('hold', holds, p_now, true) LOOP
       IF NOT held.ok THEN RAISE EXCEPTION 'admit_payouts: a hold failed under the account lock (%)', held.error; END IF;
