@@ -70,6 +70,19 @@ export function CsrfField(props: { ctx: PageContext }) {
   return <input type="hidden" name="_csrf" value={props.ctx.session?.csrfToken ?? ''} />;
 }
 
+/**
+ * A row's destructive action (revoke, remove): a POST form the portal script asks to confirm
+ * (data-confirm), with its CSRF field and a danger button whose accessible name says what it acts on.
+ */
+export function DangerAction(props: { ctx: PageContext; action: string; confirm: string; label: string; ariaLabel: string }) {
+  return (
+    <form method="post" action={props.action} data-confirm={props.confirm}>
+      <CsrfField ctx={props.ctx} />
+      <button class="danger" type="submit" aria-label={props.ariaLabel}>{props.label}</button>
+    </form>
+  );
+}
+
 /** A signed-in page: the navigation of the person's role, the page, sign-out. */
 export function Page(props: { ctx: PageContext; title: string; active: string; children: Child }) {
   const { ctx } = props;

@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { CsrfField, type PageContext } from '../layout.tsx';
+import { CsrfField, DangerAction, type PageContext } from '../layout.tsx';
 
 export type Member = { id: number; email: string; active: boolean };
 
@@ -26,10 +26,7 @@ export function AccountMembers(props: { ctx: PageContext; accountId: number; mem
                 <td>{m.email}</td>
                 <td>{m.active ? <span class="pill pill-ok">{t('memberActive')}</span> : <span class="pill pill-warn">{t('memberInvited')}</span>}</td>
                 <td>
-                  <form method="post" action={`/portal${base}/members/${m.id}/remove`} data-confirm={t('removeMemberConfirm')}>
-                    <CsrfField ctx={ctx} />
-                    <button class="danger" type="submit" aria-label={t('removeNamed', { name: m.email })}>{t('remove')}</button>
-                  </form>
+                  <DangerAction ctx={ctx} action={`/portal${base}/members/${m.id}/remove`} confirm={t('removeMemberConfirm')} label={t('remove')} ariaLabel={t('removeNamed', { name: m.email })} />
                 </td>
               </tr>
             ))}

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { dateTime } from '../format.ts';
-import { CsrfField, type PageContext } from '../layout.tsx';
+import { CsrfField, DangerAction, type PageContext } from '../layout.tsx';
 
 type CertificateRow = { fingerprint: string; subject: string; not_after: Date; revoked_at: Date | null };
 
@@ -64,10 +64,7 @@ export function CertificatesSection(props: { ctx: PageContext; base: string; row
                   <td>{r.revoked_at ? <span class="pill pill-muted">{t('certificateRevoked')}</span> : r.not_after < props.now ? <span class="pill pill-bad">{t('certificateExpired')}</span> : <span class="pill pill-ok">{t('certificateActive')}</span>}</td>
                   <td>
                     {r.revoked_at ? null : (
-                      <form method="post" action={`${props.base}/certificates/${r.fingerprint}/revoke`} data-confirm={t('revokeCertificateConfirm')}>
-                        <CsrfField ctx={ctx} />
-                        <button class="danger" type="submit" aria-label={t('revokeNamed', { name: r.fingerprint.slice(0, 12) })}>{t('revoke')}</button>
-                      </form>
+                      <DangerAction ctx={ctx} action={`${props.base}/certificates/${r.fingerprint}/revoke`} confirm={t('revokeCertificateConfirm')} label={t('revoke')} ariaLabel={t('revokeNamed', { name: r.fingerprint.slice(0, 12) })} />
                     )}
                   </td>
                 </tr>

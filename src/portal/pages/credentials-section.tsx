@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { dateTime } from '../format.ts';
-import { CsrfField, type PageContext } from '../layout.tsx';
+import { CsrfField, DangerAction, type PageContext } from '../layout.tsx';
 
 type CredentialRow = { client_id: string; scopes: string; created_at: Date; revoked_at: Date | null };
 
@@ -41,10 +41,7 @@ export function CredentialsSection(props: { ctx: PageContext; base: string; rows
                   <td>{r.revoked_at ? <span class="pill pill-muted">{t('credentialRevoked')}</span> : <span class="pill pill-ok">{t('credentialActive')}</span>}</td>
                   <td>
                     {r.revoked_at ? null : (
-                      <form method="post" action={`${props.base}/credentials/${r.client_id}/revoke`} data-confirm={t('revokeCredentialConfirm')}>
-                        <CsrfField ctx={ctx} />
-                        <button class="danger" type="submit" aria-label={t('revokeNamed', { name: r.client_id })}>{t('revoke')}</button>
-                      </form>
+                      <DangerAction ctx={ctx} action={`${props.base}/credentials/${r.client_id}/revoke`} confirm={t('revokeCredentialConfirm')} label={t('revoke')} ariaLabel={t('revokeNamed', { name: r.client_id })} />
                     )}
                   </td>
                 </tr>

@@ -3,7 +3,7 @@ import type { EventType } from '../../db/schema.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/closed-lists.ts';
 import type { WebhookHeader } from '../../db/schema/webhooks.ts';
 import type { TestAttempt } from '../../services/webhooks/test-delivery.service.ts';
-import { CsrfField, type PageContext } from '../layout.tsx';
+import { CsrfField, DangerAction, type PageContext } from '../layout.tsx';
 import { WebhookSecretSection, WebhookTestSection } from './webhook-secret.tsx';
 
 /** The portal's event lists are the closed list itself. */
@@ -66,10 +66,7 @@ export function WebhooksSection(props: {
                   <td class="mono">{w.url}</td>
                   <td class="hide-phone mono">{(w.headers as WebhookHeader[]).map((h) => h.key).join(', ') || '—'}</td>
                   <td>
-                    <form method="post" action={`${props.base}/webhooks/${w.id}/remove`} data-confirm={t('removeUrlConfirm')}>
-                      <CsrfField ctx={ctx} />
-                      <button class="danger" type="submit" aria-label={t('removeUrl', { url: w.url, event: w.event_type })}>{t('remove')}</button>
-                    </form>
+                    <DangerAction ctx={ctx} action={`${props.base}/webhooks/${w.id}/remove`} confirm={t('removeUrlConfirm')} label={t('remove')} ariaLabel={t('removeUrl', { url: w.url, event: w.event_type })} />
                   </td>
                 </tr>
               ))}
