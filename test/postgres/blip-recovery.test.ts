@@ -12,6 +12,9 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.ts';
  * holds are leased to a claim nobody knows of: they used to wait for the 60 s lease to lapse,
  * leaving payouts PENDING with their money held. Now they run again within 10 s of the database's
  * return, and every payout admitted is final within 20 s of it.
+ * The fault is caused, not waited for: the proxy loses the answer of the first claim that leased at
+ * least one job (a claim that found nothing due goes through and the next one is watched), so the
+ * lost claim always holds jobs (issue 28: on a clean clone under load the claim it lost had leased none).
  */
 const DOWN_MS = 6_000;
 const RETAKEN_WITHIN_MS = 10_000;
@@ -57,7 +60,7 @@ describe('a database blip under load (PostgreSQL, through a TCP proxy)', () => {
 
     // The next claim of due jobs commits, and its answer is lost as the database "restarts".
     let lost = false;
-    const losing = p.loseAnswerTo('claim_due_jobs').then(() => {
+    const losing = p.loseAnswerTo('claim_due_jobs', { withRows: true }).then(() => {
       p.refuse();
       p.dropAll();
       lost = true;

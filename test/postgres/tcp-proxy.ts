@@ -4,6 +4,17 @@ import net from 'node:net';
 const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
 
 /**
+ * Whether a server's answer (whole protocol messages, from the first after the query to ReadyForQuery)
+ * holds a DataRow ('D'): a statement that returned at least one row.
+ */
+function carriesRows(answer: Buffer): boolean {
+  for (let at = 0; at + 5 <= answer.length; at += 1 + answer.readUInt32BE(at + 1)) {
+    if (answer[at] === 0x44) return true;
+  }
+  return false;
+}
+
+/**
  * A TCP proxy to PostgreSQL started inside a test, to fake what the network and the server do:
  * `dropAll` closes every connection (a restart, a failover, a reset), `partition` keeps them open
  * but forwards nothing either way (a half-open network), `heal` forwards again.
@@ -13,7 +24,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   let partitioned = false;
   let refusing = false;
   /** Armed by `loseAnswerTo`: the marker to watch for, and what to call once its answer was lost. */
-  let losing: { marker: string; lost: () => void } | undefined;
+  let losing: { marker: string; withRows: boolean; lost: () => void } | undefined;
 
   const proxy = net.createServer((client) => {
     if (refusing) return client.destroy();
@@ -21,26 +32,34 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     const pair = { client, server };
     pairs.add(pair);
     /** Set on this pair once the armed marker went through: the server's next answer is dropped with the connection. */
-    let dropNextAnswer: (() => void) | undefined;
+    let watching: { marker: string; withRows: boolean; lost: () => void; answer: Buffer[] } | undefined;
     client.on('data', (chunk: Buffer) => {
       if (partitioned) return;
       if (losing && chunk.includes(losing.marker)) {
-        dropNextAnswer = losing.lost;
+        watching = { ...losing, answer: [] };
         losing = undefined;
       }
       server.write(chunk);
     });
     server.on('data', (chunk: Buffer) => {
       if (partitioned) return;
-      if (dropNextAnswer) {
-        // Swallowed until the server says ReadyForQuery ('Z', length 5): the statement finished
+      if (watching) {
+        // Held back until the server says ReadyForQuery ('Z', length 5): the statement finished
         // (outside a transaction: committed). The client never hears it: its connection resets.
+        watching.answer.push(chunk);
         if (!chunk.includes(READY_FOR_QUERY)) return;
-        const lost = dropNextAnswer;
-        dropNextAnswer = undefined;
+        const answer = Buffer.concat(watching.answer);
+        const { answer: _, ...armed } = watching;
+        watching = undefined;
+        if (armed.withRows && !carriesRows(answer)) {
+          // An answer with no row (a claim that found nothing due) goes through; the next one is watched.
+          losing = armed;
+          client.write(answer);
+          return;
+        }
         client.destroy();
         server.destroy();
-        lost();
+        armed.lost();
         return;
       }
       client.write(chunk);
@@ -83,8 +102,8 @@ export async function startTcpProxy(target: { host: string; port: number }) {
      * on the server, and its answer is lost: the connection resets as the answer comes back, as
      * when a database restarts just after committing. Resolves once that happened.
      */
-    loseAnswerTo(marker: string): Promise<void> {
-      return new Promise<void>((resolve) => (losing = { marker, lost: resolve }));
+    loseAnswerTo(marker: string, options: { withRows?: boolean } = {}): Promise<void> {
+      return new Promise<void>((resolve) => (losing = { marker, withRows: options.withRows ?? false, lost: resolve }));
     },
     /** New connections are refused (the server is down). */
     refuse() {
