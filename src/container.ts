@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { functionVersionsBeat } from './db/function-versions-beat.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { dueWakeups, IDLE_SAFETY_POLL_MS } from './jobs/due-wakeups.ts';
 import { checkLedger, createLedger } from './ledger/ledger.ts';
@@ -260,6 +261,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     dueWakeups(database, { scheduler, relay: webhookRelay, logger }),
     // Listens for credential/certificate changes and keeps this instance's lease (acknowledgements).
     accessLease,
+    // Marks this build's function versions as in use, so no other build's start drops them.
+    functionVersionsBeat(db, logger),
   ];
 
   return {

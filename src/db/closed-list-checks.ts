@@ -69,25 +69,31 @@ export async function storedListChecks(db: Trx): Promise<StoredListCheck[]> {
   return found;
 }
 
-const sameValues = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value) => b.includes(value));
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * Makes each declared column's CHECK say exactly its closed list: a constraint whose values differ
- * (a list that grew or shrank in src/domain/closed-lists.ts) is dropped and added again, validated
- * against the stored rows. Runs inside migrate's transaction, after the migrations; answers what it
- * changed (`checks/<constraint>`). An unchanged schema costs one read of pg_constraint.
+ * Makes each declared column's CHECK allow at least its closed list: a constraint that lacks a value
+ * of the list (a list that grew in src/domain/closed-lists.ts) is dropped and added again with the
+ * union of the values it had and the list, validated against the stored rows. A start never narrows
+ * a CHECK (issue 28 item 4): during a rolling deploy an older build starting after a newer one keeps
+ * the newer build's wider list, so the newer build's rows stay valid. Removing a value is a schema
+ * change of its own: a migration that moves the rows off it and narrows the constraint (and raises
+ * schema_compat.min_generation when older builds would still write it). Runs inside migrate's
+ * transaction, after the migrations; answers what it changed (`checks/<constraint>`). An unchanged
+ * schema costs one read of pg_constraint.
  */
 export async function applyClosedListChecks(trx: Trx, checks: readonly ClosedListCheck[] = CLOSED_LIST_CHECKS): Promise<string[]> {
   const stored = await storedListChecks(trx);
   const changed: string[] = [];
   for (const check of checks) {
     const current = stored.filter((s) => s.table === check.table && s.column === check.column);
-    if (current.length === 1 && current[0]!.constraint === check.constraint && sameValues(current[0]!.values, check.values)) continue;
+    const allowed = current.length === 1 ? current[0]!.values : [];
+    if (current.length === 1 && current[0]!.constraint === check.constraint && check.values.every((value) => allowed.includes(value))) continue;
+    const widened = [...check.values, ...allowed.filter((value) => !check.values.includes(value))];
     for (const old of current) await sql.raw(`ALTER TABLE ${identifier(check.table)} DROP CONSTRAINT ${identifier(old.constraint)}`).execute(trx);
     await sql
-      .raw(`ALTER TABLE ${identifier(check.table)} ADD CONSTRAINT ${identifier(check.constraint)} CHECK (${identifier(check.column)} IN (${check.values.map(literal).join(', ')}))`)
+      .raw(`ALTER TABLE ${identifier(check.table)} ADD CONSTRAINT ${identifier(check.constraint)} CHECK (${identifier(check.column)} IN (${widened.map(literal).join(', ')}))`)
       .execute(trx);
     changed.push(`checks/${check.constraint}`);
   }

@@ -3,12 +3,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { applyClosedListChecks } from './closed-list-checks.ts';
-import { applyFunctionSources, ensureFunctionTable, FUNCTIONS_FOLDER, readFunctionSources } from './function-sources.ts';
+import { applyFunctionSources, ensureFunctionTable, FUNCTIONS_FOLDER, missingFunctionVersions, readFunctionSources } from './function-sources.ts';
 import { splitStatements } from './sql-text.ts';
 
 export { splitStatements } from './sql-text.ts';
 
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** The number a migration's name starts with (a name without one: none). */
+const numberOf = (name: string) => Number(/^\d+/.exec(name)?.[0] ?? Number.POSITIVE_INFINITY);
+
+/**
+ * This build's generation: the highest migration number it has. Builds only ever add migrations with
+ * higher numbers, so a newer build has a higher generation. Shared things a start may rewrite (a
+ * trigger function's body) are rewritten only by a build of the same or a newer generation than the
+ * one that wrote them, and a database that a newer build marked as needing at least generation N
+ * (`schema_compat.min_generation`, raised by a migration that older builds cannot live with) makes
+ * an older build's GET /ready answer 503 (issue 28 item 4).
+ */
+export function buildGeneration(folder: string = MIGRATIONS_FOLDER): number {
+  const numbers = readdirSync(folder).filter((name) => name.endsWith('.sql')).map(numberOf).filter(Number.isFinite);
+  return Math.max(0, ...numbers);
+}
 
 /** How long an instance waits for another instance's migration (the advisory lock) before giving up. */
 export const MIGRATE_TURN_WAIT_MS = 120_000;
@@ -36,13 +52,14 @@ export async function migrate(
   const folder = folders.migrations ?? MIGRATIONS_FOLDER;
   const files = inMigrationOrder(readdirSync(folder).filter((name) => name.endsWith('.sql')));
   const functions = readFunctionSources(folders.functions ?? FUNCTIONS_FOLDER);
+  const generation = buildGeneration(folder);
   const applied: string[] = [];
   const appliedFunctions: string[] = [];
   const appliedChecks: string[] = [];
   await db.transaction().execute(async (trx) => {
     await waitForTurn(trx);
     await ensureFunctionTable(trx);
-    appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => f.returnsTrigger))));
+    appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => f.returnsTrigger), generation)));
     await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY,
       applied_at timestamptz NOT NULL DEFAULT now()
@@ -58,10 +75,30 @@ export async function migrate(
       await sql`INSERT INTO schema_migrations (name) VALUES (${name})`.execute(trx);
       applied.push(name);
     }
-    appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => !f.returnsTrigger))));
+    appliedFunctions.push(...(await applyFunctionSources(trx, functions.filter((f) => !f.returnsTrigger), generation)));
     appliedChecks.push(...(await applyClosedListChecks(trx)));
   });
   return [...applied, ...appliedFunctions, ...appliedChecks];
+}
+
+/**
+ * Why this build cannot serve this database's schema, if it cannot (GET /ready): migrations of its
+ * own not applied yet; a newer build marked the schema as needing a newer generation than this
+ * build's; or this build's versions of the server-side functions are missing (migrate has not run
+ * for this build). Undefined when it can.
+ */
+export async function schemaMismatch(db: Kysely<any>): Promise<string | undefined> {
+  const pending = await pendingMigrations(db);
+  if (pending.length > 0) return `pending: ${pending.join(', ')}`;
+  const generation = buildGeneration();
+  const { rows } = await sql<{ min_generation: number }>`SELECT min_generation FROM schema_compat`.execute(db);
+  const needed = rows[0]?.min_generation ?? 0;
+  if (needed > generation) {
+    return `the database's schema needs a build of generation ${needed} or newer (a newer build's migrations changed what this build relies on); this build is generation ${generation}`;
+  }
+  const missing = await missingFunctionVersions(db);
+  if (missing.length > 0) return `this build's server-side functions are missing (${missing.join(', ')}): its migrate has not run on this database`;
+  return undefined;
 }
 
 /** Migration files not applied to this database yet (GET /ready: an instance older than its schema, or newer). */
@@ -79,7 +116,6 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
  */
 export function inMigrationOrder(names: string[]): string[] {
   // A name without a number (none exists) goes last, by name.
-  const numberOf = (name: string) => Number(/^\d+/.exec(name)?.[0] ?? Number.POSITIVE_INFINITY);
   return [...names].sort((a, b) => numberOf(a) - numberOf(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -4,6 +4,7 @@ import type { Clock } from '../domain/clock.ts';
 import { cents, type Cents } from '../domain/money.ts';
 import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/prepared.ts';
+import { fn } from '../db/function-sources.ts';
 import type { SystemAccount } from './chart.ts';
 
 export type { SystemAccount } from './chart.ts';
@@ -60,7 +61,7 @@ export function createLedger(deps: { clock: Clock }) {
    */
   async function applyAll(trx: Db, op: LedgerOperation, entries: Array<LedgerEntry | FlowEntry>, now: Date, lockedByCaller: boolean): Promise<LedgerResult[]> {
     const rows = await sql<{ idx: number; ok: boolean; available: string | number | null; blocked: string | number | null; error: string | null }>`
-      ${prepared('ledger_apply')}SELECT idx, ok, available, blocked, error FROM ledger_apply(${op}, ${JSON.stringify(entries.map(entryJson))}::jsonb, ${now}::timestamptz, ${lockedByCaller})`.execute(trx);
+      ${prepared('ledger_apply')}SELECT idx, ok, available, blocked, error FROM ${fn('ledger_apply')}(${op}, ${JSON.stringify(entries.map(entryJson))}::jsonb, ${now}::timestamptz, ${lockedByCaller})`.execute(trx);
     return rows.rows.map((r) =>
       r.ok
         ? { ok: true as const, available: cents(Number(r.available)), blocked: cents(Number(r.blocked)) }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { fn } from '../../src/db/function-sources.ts';
 import { createContainer } from '../../src/container.ts';
 import { loadConfig } from '../../src/config.ts';
 import { addressKey, failureKeys } from '../../src/services/auth/failure-limits.ts';
@@ -327,7 +328,7 @@ describe('when the failure store cannot answer', () => {
   it('a wrong secret whose failure cannot be recorded answers 503 (never a 401 that was not counted); the token route and admin guard 503 when the times cannot be read', async () => {
     const x = await client(h);
     const { id } = await h.createAccount();
-    await sql`ALTER FUNCTION record_auth_failure RENAME TO record_auth_failure_offline`.execute(h.c.db);
+    await sql`ALTER FUNCTION ${fn('record_auth_failure')} RENAME TO record_auth_failure_offline`.execute(h.c.db);
     try {
       const wrong = await own(x, 'wrong-secret-value', '198.51.100.60');
       expect(wrong.statusCode).toBe(503);
@@ -338,7 +339,7 @@ describe('when the failure store cannot answer', () => {
       // A right secret needs no record: served.
       expect((await own(x, x.clientSecret, '198.51.100.60')).statusCode).toBe(201);
     } finally {
-      await sql`ALTER FUNCTION record_auth_failure_offline RENAME TO record_auth_failure`.execute(h.c.db);
+      await sql`ALTER FUNCTION record_auth_failure_offline RENAME TO ${fn('record_auth_failure')}`.execute(h.c.db);
     }
     await sql`ALTER TABLE auth_failures RENAME TO auth_failures_offline`.execute(h.c.db);
     try {

@@ -30,18 +30,29 @@ export function closedListSuite(open: () => Promise<Database>, close: (database:
       expect(stored.filter((s) => s.values.join() === WEBHOOK_EVENT_TYPES.join()).map((s) => s.constraint).sort()).toEqual(['events_type_check', 'webhooks_event_type_check']);
     });
 
-    it('a list that changes in the source changes the constraint at the next migrate, and the database then enforces it', async () => {
+    it('a list that grows in the source widens the constraint at the next migrate; a start with the shorter list (an older build) never narrows it back', async () => {
       const grown = CLOSED_LIST_CHECKS.map((c) => (c.constraint === 'jobs_status_check' ? { ...c, values: [...c.values, 'parked'] } : c));
-      await database.db.transaction().execute(async (trx) => {
-        expect(await applyClosedListChecks(trx, grown)).toEqual(['checks/jobs_status_check']);
-        expect(await applyClosedListChecks(trx, grown)).toEqual([]);
-        expect((await storedListChecks(trx)).find((s) => s.constraint === 'jobs_status_check')?.values).toEqual(['pending', 'failed', 'parked']);
-      });
-      // Back to the source's list: migrate puts it back, and the value outside the list is refused.
-      expect(await migrate(database.db)).toEqual(['checks/jobs_status_check']);
+      const statuses = async (trx: typeof database.db) => (await storedListChecks(trx)).find((s) => s.constraint === 'jobs_status_check')?.values;
+      const undone = new Error('undo the test\'s changes');
       await expect(
-        sql`INSERT INTO jobs (kind, run_at, status, created_at, updated_at) VALUES ('x', now(), 'parked', now(), now())`.execute(database.db),
-      ).rejects.toThrow(/jobs_status_check/);
+        database.db.transaction().execute(async (trx) => {
+          expect(await applyClosedListChecks(trx, grown)).toEqual(['checks/jobs_status_check']);
+          expect(await applyClosedListChecks(trx, grown)).toEqual([]);
+          expect(await statuses(trx)).toEqual(['pending', 'failed', 'parked']);
+          // The newer build writes the new value; an older build (the source's own, shorter list) then starts.
+          await sql`INSERT INTO jobs (kind, run_at, status, created_at, updated_at) VALUES ('x', now(), 'parked', now(), now())`.execute(trx);
+          expect(await applyClosedListChecks(trx)).toEqual([]);
+          expect(await statuses(trx)).toEqual(['pending', 'failed', 'parked']);
+          // Still a closed list: a value no build knows is refused.
+          await sql`SAVEPOINT outside`.execute(trx);
+          await expect(
+            sql`INSERT INTO jobs (kind, run_at, status, created_at, updated_at) VALUES ('x', now(), 'elsewhere', now(), now())`.execute(trx),
+          ).rejects.toThrow(/jobs_status_check/);
+          await sql`ROLLBACK TO SAVEPOINT outside`.execute(trx);
+          throw undone;
+        }),
+      ).rejects.toBe(undone);
+      expect(await statuses(database.db)).toEqual(['pending', 'failed']);
       expect(await migrate(database.db)).toEqual([]);
     });
   });

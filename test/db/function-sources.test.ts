@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
-import { FUNCTIONS_FOLDER, readFunctionSources } from '../../src/db/function-sources.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import { CALLED_FUNCTIONS, FUNCTION_VERSION_RETENTION_HOURS, FUNCTIONS_FOLDER, readFunctionSources } from '../../src/db/function-sources.ts';
+import { buildGeneration, migrate, schemaMismatch } from '../../src/db/migrate.ts';
 import { functionsDefinedIn, functionsDefinedTwice } from '../../src/db/sql-text.ts';
 
 /**
@@ -55,6 +55,10 @@ describe('one definition per function', () => {
     expect(sources.filter((s) => s.returnsTrigger).map((s) => s.name).sort()).toEqual(['notify_access_changed', 'notify_due']);
   });
 
+  it('the functions the code calls by fn() are exactly the folder\'s non-trigger functions', () => {
+    expect([...CALLED_FUNCTIONS].sort()).toEqual(readFunctionSources().filter((s) => !s.returnsTrigger).map((s) => s.name).sort());
+  });
+
   it('the check finds a function two files define, whatever their spelling, and nothing in comments or bodies', () => {
     const twice = functionsDefinedTwice([
       { file: 'functions/fee.sql', text: 'CREATE OR REPLACE FUNCTION fee(a bigint) RETURNS bigint LANGUAGE sql AS $$ SELECT a $$;' },
@@ -84,7 +88,7 @@ describe('one definition per function', () => {
   });
 });
 
-describe('migrate applies the function files by the hash of their content', () => {
+describe('migrate applies the function files as versions (issue 28 item 4: an older build never replaces a newer body)', () => {
   let database: Database;
   let functions: string;
   beforeAll(async () => {
@@ -98,17 +102,27 @@ describe('migrate applies the function files by the hash of their content', () =
     return functions;
   };
   const edit = (file: string, change: (text: string) => string) => writeFileSync(path.join(functions, file), change(readFileSync(path.join(functions, file), 'utf8')));
+  const versionOf = (folder: string, name: string) => readFunctionSources(folder).find((s) => s.name === name)!;
 
-  it('a fresh database runs exactly the source of every file, triggers attached, each hash recorded', async () => {
+  it('a fresh database runs every file under its versioned name (its callees\' versions inside), triggers attached, each version recorded', async () => {
     const folder = copyOfFunctions();
     const applied = await migrate(database.db, { functions: folder });
     const sources = readFunctionSources(folder);
     expect(applied).toEqual(expect.arrayContaining(sources.map((s) => `functions/${s.file}`)));
     expect(applied).toContain('680_due_notifications.sql');
     const inDatabase = await sourcesInDatabase(database.db);
-    for (const s of sources) expect(inDatabase.get(s.name), s.name).toEqual([bodyOf(readFileSync(path.join(folder, s.file), 'utf8'))]);
+    for (const s of sources) {
+      expect(inDatabase.get(s.sqlName), s.name).toEqual([bodyOf(s.statement)]);
+      if (s.returnsTrigger) expect(s.sqlName).toBe(s.name);
+      else expect(s.sqlName).toMatch(new RegExp(`^${s.name}_v[0-9a-f]{10}$`));
+    }
+    // admit_payouts calls this build's versions of ledger_apply and pix_fee, never the names without a version.
+    const admit = versionOf(folder, 'admit_payouts').statement;
+    expect(admit).toContain(`${versionOf(folder, 'ledger_apply').sqlName}(`);
+    expect(admit).toContain(`${versionOf(folder, 'pix_fee').sqlName}(`);
+    expect(admit).not.toMatch(/(?<![\w$])ledger_apply\s*\(/);
     const recorded = await sql<{ name: string; sha256: string }>`SELECT name, sha256 FROM schema_functions ORDER BY name`.execute(database.db);
-    expect(recorded.rows).toEqual(sources.map((s) => ({ name: s.name, sha256: s.sha256 })).sort((a, b) => a.name.localeCompare(b.name)));
+    expect(recorded.rows).toEqual(sources.map((s) => ({ name: s.sqlName, sha256: s.sha256 })).sort((a, b) => a.name.localeCompare(b.name)));
     const triggers = await sql<{ tgname: string; fn: string }>`
       SELECT t.tgname, p.proname AS fn FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE NOT t.tgisinternal ORDER BY t.tgname`.execute(database.db);
     expect(triggers.rows).toEqual([
@@ -118,34 +132,42 @@ describe('migrate applies the function files by the hash of their content', () =
       { tgname: 'webhook_deliveries_notify_due', fn: 'notify_due' },
     ]);
     expect(await migrate(database.db, { functions: folder })).toEqual([]);
+    expect(await schemaMismatch(database.db)).toBeUndefined();
   });
 
-  it('a changed file is applied again on the next migrate, and only that one', async () => {
-    const folder = copyOfFunctions();
-    await migrate(database.db, { functions: folder });
-    edit('ledger_apply.sql', (text) => text.replace('BEGIN\n  CASE p_op', 'BEGIN\n  -- changed by the test\n  CASE p_op'));
-    expect(await migrate(database.db, { functions: folder })).toEqual(['functions/ledger_apply.sql']);
-    expect((await sourcesInDatabase(database.db)).get('ledger_apply')![0]).toContain('-- changed by the test');
-    expect(await migrate(database.db, { functions: folder })).toEqual([]);
+  it('a newer build\'s changed function is a new version beside the old one (its callers too); the older build starting after it changes nothing of it', async () => {
+    const older = copyOfFunctions();
+    await migrate(database.db, { functions: older });
+    const newer = mkdtempSync(path.join(tmpdir(), 'functions-newer-'));
+    try {
+      cpSync(FUNCTIONS_FOLDER, newer, { recursive: true });
+      const file = path.join(newer, 'ledger_apply.sql');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('BEGIN\n  CASE p_op', 'BEGIN\n  -- changed by the newer build\n  CASE p_op'));
+      expect((await migrate(database.db, { functions: newer })).sort()).toEqual(['functions/admit_payouts.sql', 'functions/ledger_apply.sql']);
+      const newLedger = versionOf(newer, 'ledger_apply');
+      const oldLedger = versionOf(older, 'ledger_apply');
+      expect(newLedger.sqlName).not.toBe(oldLedger.sqlName);
+      // The older build restarts: it finds its own versions and applies nothing; both bodies stay as written.
+      expect(await migrate(database.db, { functions: older })).toEqual([]);
+      const inDatabase = await sourcesInDatabase(database.db);
+      expect(inDatabase.get(newLedger.sqlName)![0]).toContain('-- changed by the newer build');
+      expect(inDatabase.get(oldLedger.sqlName)![0]).not.toContain('-- changed by the newer build');
+      expect(inDatabase.get(versionOf(newer, 'admit_payouts').sqlName)![0]).toContain(newLedger.sqlName);
+    } finally {
+      rmSync(newer, { recursive: true, force: true });
+    }
   });
 
-  it('a changed argument list replaces the function: no older overload is left behind', async () => {
-    const folder = copyOfFunctions();
-    await migrate(database.db, { functions: folder });
-    edit('admit_payouts.sql', (text) => text.replace('p_items jsonb,', 'p_items jsonb, p_added_by_test int,'));
-    expect(await migrate(database.db, { functions: folder })).toEqual(['functions/admit_payouts.sql']);
-    const overloads = await sql<{ args: string }>`
-      SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'admit_payouts' AND pronamespace = current_schema()::regnamespace`.execute(database.db);
-    expect(overloads.rows).toHaveLength(1);
-    expect(overloads.rows[0]!.args).toContain('p_added_by_test integer');
-    // Back to the service's own source for the next tests.
-    expect(await migrate(database.db)).toEqual(['functions/admit_payouts.sql']);
-  });
-
-  it('a changed trigger function is replaced in place: its triggers keep firing it', async () => {
+  it('a trigger function is replaced in place only by a build of the same generation or newer than the one that wrote it', async () => {
     const folder = copyOfFunctions();
     await migrate(database.db, { functions: folder });
     edit('notify_due.sql', (text) => text.replace('RETURN NULL;', "PERFORM pg_notify('test_saw@' || current_schema(), TG_TABLE_NAME);\n  RETURN NULL;"));
+    // A newer generation wrote the current body: this build's changed file does not replace it.
+    await sql`UPDATE schema_functions SET generation = ${buildGeneration() + 1} WHERE name = 'notify_due'`.execute(database.db);
+    expect(await migrate(database.db, { functions: folder })).toEqual([]);
+    expect((await sourcesInDatabase(database.db)).get('notify_due')![0]).not.toContain('test_saw');
+    // Written by this generation: replaced in place, and its triggers keep firing it.
+    await sql`UPDATE schema_functions SET generation = ${buildGeneration()} WHERE name = 'notify_due'`.execute(database.db);
     expect(await migrate(database.db, { functions: folder })).toEqual(['functions/notify_due.sql']);
     const heard: string[] = [];
     const stop = await database.listen(['test_saw'], { notify: (_name, payload) => heard.push(payload ?? '') });
@@ -159,22 +181,45 @@ describe('migrate applies the function files by the hash of their content', () =
     expect(await migrate(database.db)).toEqual(['functions/notify_due.sql']);
   });
 
-  it('a function dropped behind migrate is created again, though its recorded hash is current', async () => {
+  it('a version dropped behind migrate: GET /ready\'s schema check names it, and the next migrate creates it again', async () => {
     await migrate(database.db);
-    await sql`DROP FUNCTION ledger_apply(text, jsonb, timestamptz, boolean)`.execute(database.db);
+    const ledger = readFunctionSources().find((s) => s.name === 'ledger_apply')!;
+    await sql.raw(`DROP FUNCTION ${ledger.sqlName}(text, jsonb, timestamptz, boolean)`).execute(database.db);
+    expect(await schemaMismatch(database.db)).toContain(ledger.sqlName);
     expect(await migrate(database.db)).toEqual(['functions/ledger_apply.sql']);
-    expect((await sourcesInDatabase(database.db)).get('ledger_apply')).toHaveLength(1);
+    expect((await sourcesInDatabase(database.db)).get(ledger.sqlName)).toHaveLength(1);
+    expect(await schemaMismatch(database.db)).toBeUndefined();
   });
 
-  it('a database migrated before the function files existed (old bodies, no schema_functions) gets every file', async () => {
+  it('versions no build has started with or beaten for the retention period go; this build\'s, recent ones and names without a version stay', async () => {
     await migrate(database.db);
-    await sql`DROP TABLE schema_functions`.execute(database.db);
-    // Migration 690's body, replaced by 730's in the old migrations: what such a database may run.
-    await sql.raw(`CREATE OR REPLACE FUNCTION notify_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_notify('access_changed@' || current_schema(), TG_TABLE_NAME); RETURN NULL; END $$`).execute(database.db);
-    const applied = await migrate(database.db);
-    expect(applied.sort()).toEqual(readFunctionSources().map((s) => `functions/${s.file}`).sort());
-    const inDatabase = await sourcesInDatabase(database.db);
-    for (const s of readFunctionSources()) expect(inDatabase.get(s.name), s.name).toEqual([bodyOf(readFileSync(path.join(FUNCTIONS_FOLDER, s.file), 'utf8'))]);
+    const own = readFunctionSources().find((s) => s.name === 'pix_fee')!;
+    // Another build's version, long unseen; another's seen lately; a build before versioning's plain name.
+    await sql.raw(`CREATE FUNCTION pix_fee_v00000000aa(a bigint) RETURNS bigint LANGUAGE sql AS $$ SELECT a $$`).execute(database.db);
+    await sql.raw(`CREATE FUNCTION pix_fee_v00000000bb(a bigint) RETURNS bigint LANGUAGE sql AS $$ SELECT a $$`).execute(database.db);
+    await sql.raw(`CREATE FUNCTION pix_fee(a bigint) RETURNS bigint LANGUAGE sql AS $$ SELECT a $$`).execute(database.db);
+    await sql`INSERT INTO schema_functions (name, sha256, last_seen_at) VALUES
+      ('pix_fee_v00000000aa', 'x', now() - make_interval(hours => ${FUNCTION_VERSION_RETENTION_HOURS + 1})),
+      ('pix_fee_v00000000bb', 'y', now() - interval '1 hour')`.execute(database.db);
+    await sql`UPDATE schema_functions SET last_seen_at = now() - make_interval(hours => ${FUNCTION_VERSION_RETENTION_HOURS * 2}) WHERE name = ${own.sqlName}`.execute(database.db);
+    expect(await migrate(database.db)).toEqual([]);
+    const names = [...(await sourcesInDatabase(database.db)).keys()].filter((n) => n.startsWith('pix_fee'));
+    expect(names.sort()).toEqual(['pix_fee', 'pix_fee_v00000000bb', own.sqlName].sort());
+    await sql`DROP FUNCTION pix_fee_v00000000bb(bigint)`.execute(database.db);
+    await sql`DROP FUNCTION pix_fee(bigint)`.execute(database.db);
+    await sql`DELETE FROM schema_functions WHERE name = 'pix_fee_v00000000bb'`.execute(database.db);
+  });
+
+  it('GET /ready\'s schema check: a newer build that marked the schema as needing a newer generation is named, with both generations', async () => {
+    await migrate(database.db);
+    await sql`UPDATE schema_compat SET min_generation = ${buildGeneration() + 7}`.execute(database.db);
+    try {
+      expect(await schemaMismatch(database.db)).toBe(
+        `the database's schema needs a build of generation ${buildGeneration() + 7} or newer (a newer build's migrations changed what this build relies on); this build is generation ${buildGeneration()}`,
+      );
+    } finally {
+      await sql`UPDATE schema_compat SET min_generation = 0`.execute(database.db);
+    }
+    expect(await schemaMismatch(database.db)).toBeUndefined();
   });
 });

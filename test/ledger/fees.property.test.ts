@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fn } from '../../src/db/function-sources.ts';
 import { cpf } from '../factories.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { cashOutBody, payer } from '../payouts/helpers.ts';
@@ -50,7 +51,7 @@ describe('pix_fee, the one fee function, against the expectation', () => {
   /** pix_fee of many (amount, fixed, bp) at once: one query. */
   async function pixFees(cases: Array<{ amount: number; fee: FeeSetting }>): Promise<number[]> {
     const rows = await sql<{ fee: number }>`
-      SELECT pix_fee((c.x->>'amount')::bigint, (c.x->>'fixed')::bigint, (c.x->>'bp')::int) AS fee
+      SELECT ${fn('pix_fee')}((c.x->>'amount')::bigint, (c.x->>'fixed')::bigint, (c.x->>'bp')::int) AS fee
         FROM jsonb_array_elements(${JSON.stringify(cases.map((c) => ({ amount: String(c.amount), fixed: String(c.fee.fixed), bp: c.fee.bp })))}::jsonb)
              WITH ORDINALITY AS c (x, o)
        ORDER BY c.o`.execute(h.c.db);
@@ -80,7 +81,7 @@ describe('pix_fee, the one fee function, against the expectation', () => {
 
   it('answers NULL out of its domain (no caller can store it): a negative amount, settings the accounts table refuses', async () => {
     const rows = await sql<{ a: number | null; b: number | null; c: number | null }>`
-      SELECT pix_fee(-1, 0, 100) AS a, pix_fee(100, -1, 0) AS b, pix_fee(100, 0, 10001) AS c`.execute(h.c.db);
+      SELECT ${fn('pix_fee')}(-1, 0, 100) AS a, ${fn('pix_fee')}(100, -1, 0) AS b, ${fn('pix_fee')}(100, 0, 10001) AS c`.execute(h.c.db);
     expect(rows.rows[0]).toEqual({ a: null, b: null, c: null });
   });
 

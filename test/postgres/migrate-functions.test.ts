@@ -47,17 +47,21 @@ describe('migrate on PostgreSQL, several instances at once', () => {
     expect(applied).toEqual(expect.arrayContaining(readFunctionSources(functions).map((s) => `functions/${s.file}`)));
     const overloads = await sql<{ name: string; n: number }>`
       SELECT proname AS name, count(*)::int AS n FROM pg_proc WHERE pronamespace = current_schema()::regnamespace GROUP BY proname ORDER BY proname`.execute(instances[0]!.db);
-    expect(overloads.rows).toEqual(readFunctionSources(functions).map((s) => ({ name: s.name, n: 1 })).sort((a, b) => a.name.localeCompare(b.name)));
+    expect(overloads.rows).toEqual(readFunctionSources(functions).map((s) => ({ name: s.sqlName, n: 1 })).sort((a, b) => a.name.localeCompare(b.name)));
   });
 
-  it('a changed function file: exactly one instance applies it again, the others find it current', async () => {
+  it('a changed function file: exactly one instance applies its new version (and its callers\'), beside the old one', async () => {
+    const before = readFunctionSources(functions).find((s) => s.name === 'admit_payouts')!;
     const file = path.join(functions, 'admit_payouts.sql');
     writeFileSync(file, readFileSync(file, 'utf8').replace('BEGIN\n  IF n = 0 THEN RETURN; END IF;', 'BEGIN\n  -- changed by the test\n  IF n = 0 THEN RETURN; END IF;'));
+    const after = readFunctionSources(functions).find((s) => s.name === 'admit_payouts')!;
     const lists = await Promise.all(instances.map((d) => migrate(d.db, { functions })));
     expect(lists.flat()).toEqual(['functions/admit_payouts.sql']);
-    const source = await sql<{ src: string }>`SELECT prosrc AS src FROM pg_proc WHERE proname = 'admit_payouts' AND pronamespace = current_schema()::regnamespace`.execute(instances[1]!.db);
-    expect(source.rows).toHaveLength(1);
-    expect(source.rows[0]!.src).toContain('-- changed by the test');
+    const source = await sql<{ name: string; src: string }>`
+      SELECT proname AS name, prosrc AS src FROM pg_proc WHERE proname LIKE 'admit_payouts%' AND pronamespace = current_schema()::regnamespace ORDER BY 1`.execute(instances[1]!.db);
+    expect(source.rows.map((r) => r.name).sort()).toEqual([before.sqlName, after.sqlName].sort());
+    expect(source.rows.find((r) => r.name === after.sqlName)!.src).toContain('-- changed by the test');
+    expect(source.rows.find((r) => r.name === before.sqlName)!.src).not.toContain('-- changed by the test');
   });
 
   it('an instance whose turn comes after a migration longer than the pool lock timeout waits for it instead of failing', async () => {

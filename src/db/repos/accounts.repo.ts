@@ -1,4 +1,5 @@
 import { prepared } from '../prepared.ts';
+import { fn } from '../function-sources.ts';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx, type Updateable } from 'kysely';
 import { cents, type Cents } from '../../domain/money.ts';
 import type { AccountsTable, DB } from '../schema.ts';
@@ -34,7 +35,7 @@ export const accountsRepo = {
     const row = await db
       .selectFrom('accounts')
       .selectAll()
-      .select(sql<number>`pix_fee(${amount}::bigint, ${sql.ref(fixed)}, ${sql.ref(percent)})`.as('fee_of_amount'))
+      .select(sql<number>`${fn('pix_fee')}(${amount}::bigint, ${sql.ref(fixed)}, ${sql.ref(percent)})`.as('fee_of_amount'))
       .where('id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;

@@ -6,6 +6,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { isUuidV4 } from '../../domain/ids.ts';
 import type { DB } from '../../db/schema.ts';
 import { prepared } from '../../db/prepared.ts';
+import { fn } from '../../db/function-sources.ts';
 import { createCheckSlots, type FailureTimes } from './check-slots.ts';
 
 /** Every failure limit counts the failures of the last 15 minutes, sliding (decisions 7). */
@@ -123,7 +124,7 @@ export function createFailureLimits(deps: { db: Kysely<DB>; clock: Clock; family
   async function record(plan: FailurePlan): Promise<{ admitted: boolean; times: Map<string, FailureTimes> }> {
     const keys = distinct(plan);
     const rows = await sql<{ o_admitted: boolean; o_key: string; o_failures: number[] }>`
-      ${prepared('record_auth_failure')}SELECT o_admitted, o_key, o_failures FROM record_auth_failure(
+      ${prepared('record_auth_failure')}SELECT o_admitted, o_key, o_failures FROM ${fn('record_auth_failure')}(
         ${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.limit)}::int[], ${keys.map((k) => k.deciding)}::boolean[],
         ${new Date(now())}::timestamptz, ${FAILURE_WINDOW_SECONDS}::int, ${deps.family}::text)`.execute(deps.db);
     return {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { prepared } from '../../db/prepared.ts';
+import { fn } from '../../db/function-sources.ts';
 import { DatabaseUnavailableError } from '../../db/db-faults.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
@@ -151,7 +152,7 @@ export function createPayoutAdmission(deps: {
     const { kind, maxAttempts } = SUBMIT_STEP_JOB;
     const rows = await sql<Admitted>`
       ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
-        FROM admit_payouts(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
+        FROM ${fn('admit_payouts')}(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     const failed: TransactionRow[] = [];
     rows.rows.forEach((row, k) => {

@@ -24,8 +24,7 @@ const migrations: ReadinessCheck = {
   name: 'migrations',
   async run(c, earlier) {
     if (earlier.database !== 'ok') return 'unknown: the database does not answer';
-    const pending = await c.databaseProbe.pendingMigrations();
-    return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
+    return (await c.databaseProbe.schemaMismatch()) ?? 'ok';
   },
 };
 
