@@ -92,11 +92,19 @@ export function readFunctionSources(folder: string = FUNCTIONS_FOLDER): Function
 export const CALLED_FUNCTIONS = ['admit_payouts', 'ledger_apply', 'pix_fee', 'record_auth_failure'] as const;
 export type CalledFunction = (typeof CALLED_FUNCTIONS)[number];
 
-let ownVersions: Map<string, string> | undefined;
+let own: FunctionSource[] | undefined;
+/**
+ * This build's function files, as read once by this process: what its code calls, whatever the files
+ * on disk say later (a checkout updated under a running process is another build).
+ */
+export function ownFunctionSources(): FunctionSource[] {
+  own ??= readFunctionSources();
+  return own;
+}
+
 /** This build's database name of a function: `sql` text to call it by (`SELECT ... FROM ${fn('ledger_apply')}(...)`). */
 export function fn(name: CalledFunction) {
-  ownVersions ??= new Map(readFunctionSources().map((s) => [s.name, s.sqlName]));
-  const sqlName = ownVersions.get(name);
+  const sqlName = ownFunctionSources().find((s) => s.name === name)?.sqlName;
   if (!sqlName) throw new Error(`no function file src/db/functions/${name}.sql`);
   return sql.raw(sqlName);
 }
@@ -162,7 +170,7 @@ export async function applyFunctionSources(trx: Trx, sources: FunctionSource[], 
 }
 
 /** Marks this build's versioned functions as called by a running build (at start, and by the heartbeat of main.ts). */
-export async function touchFunctionVersions(db: Trx, sources: FunctionSource[] = readFunctionSources()): Promise<void> {
+export async function touchFunctionVersions(db: Trx, sources: FunctionSource[] = ownFunctionSources()): Promise<void> {
   const names = sources.filter((s) => !s.returnsTrigger).map((s) => s.sqlName);
   await sql`UPDATE schema_functions SET last_seen_at = now() WHERE name = ANY (${names}::text[])`.execute(db);
 }
@@ -182,7 +190,7 @@ async function dropUnseenVersions(trx: Trx, own: FunctionSource[]): Promise<void
 }
 
 /** This build's versioned functions the database lacks (GET /ready: migrate has not run for this build). */
-export async function missingFunctionVersions(db: Trx, sources: FunctionSource[] = readFunctionSources()): Promise<string[]> {
+export async function missingFunctionVersions(db: Trx, sources: FunctionSource[] = ownFunctionSources()): Promise<string[]> {
   const names = sources.map((s) => s.sqlName);
   const { rows } = await sql<{ name: string }>`
     SELECT DISTINCT proname AS name FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = ANY (${names}::text[])`.execute(db);

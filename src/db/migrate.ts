@@ -3,12 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { applyClosedListChecks } from './closed-list-checks.ts';
-import { applyFunctionSources, ensureFunctionTable, FUNCTIONS_FOLDER, missingFunctionVersions, readFunctionSources } from './function-sources.ts';
+import { applyFunctionSources, ensureFunctionTable, missingFunctionVersions, ownFunctionSources, readFunctionSources } from './function-sources.ts';
 import { splitStatements } from './sql-text.ts';
 
 export { splitStatements } from './sql-text.ts';
 
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+let ownGeneration: number | undefined;
 
 /** The number a migration's name starts with (a name without one: none). */
 const numberOf = (name: string) => Number(/^\d+/.exec(name)?.[0] ?? Number.POSITIVE_INFINITY);
@@ -21,7 +23,8 @@ const numberOf = (name: string) => Number(/^\d+/.exec(name)?.[0] ?? Number.POSIT
  * (`schema_compat.min_generation`, raised by a migration that older builds cannot live with) makes
  * an older build's GET /ready answer 503 (issue 28 item 4).
  */
-export function buildGeneration(folder: string = MIGRATIONS_FOLDER): number {
+export function buildGeneration(folder?: string): number {
+  if (folder === undefined) return (ownGeneration ??= buildGeneration(MIGRATIONS_FOLDER));
   const numbers = readdirSync(folder).filter((name) => name.endsWith('.sql')).map(numberOf).filter(Number.isFinite);
   return Math.max(0, ...numbers);
 }
@@ -51,8 +54,8 @@ export async function migrate(
 ): Promise<string[]> {
   const folder = folders.migrations ?? MIGRATIONS_FOLDER;
   const files = inMigrationOrder(readdirSync(folder).filter((name) => name.endsWith('.sql')));
-  const functions = readFunctionSources(folders.functions ?? FUNCTIONS_FOLDER);
-  const generation = buildGeneration(folder);
+  const functions = folders.functions === undefined ? ownFunctionSources() : readFunctionSources(folders.functions);
+  const generation = folders.migrations === undefined ? buildGeneration() : buildGeneration(folder);
   const applied: string[] = [];
   const appliedFunctions: string[] = [];
   const appliedChecks: string[] = [];

@@ -54,8 +54,10 @@ export interface Instance {
 }
 
 /** One service process (`src/main.ts`, production mode) on `databaseUrl`; resolves once it listens. */
-export async function startInstance(name: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Instance> {
+export async function startInstance(name: string, databaseUrl: string, env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<Instance> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    // Another checkout of the service (an older build in the two-builds test), else this one.
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     env: {
       PATH: process.env.PATH,
       MODE: 'production',
