@@ -104,5 +104,7 @@ describe('MED money rules (property)', () => {
     expect(succeeded.open).toBeGreaterThan(25);
     expect(succeeded.move).toBeGreaterThan(0);
     expect(succeeded.refund).toBeGreaterThan(0);
-  });
+    // 25 whole MED sequences on one database: seconds on a quiet machine, past the default 30 s on a
+    // loaded one (seen at load 30). A bound for the machine, not a promise of the service.
+  }, 120_000);
 });

@@ -4,12 +4,16 @@
 -- cash-out fee by pix_fee, for the origins that pay one), for a group-commit batch of many payouts
 -- or a batch of one, in ONE call: outside a transaction a batch is one round trip and one commit.
 -- (The name stays: a function's argument list and name are what older instances call.)
---   1. the limit counters (created when missing), then the accounts, locked in key order: the order
+--   1. before anything is locked (issue 28 item 2: no deadlock): per item, in arrival order, the checks
+--      that need no running total (debit_item_check) on its account as read; then the PENDING rows,
+--      one insert in key order, where the unique (account, externalId) index decides duplicates. A
+--      duplicate whose row another transaction is inserting or settling right now is waited for here,
+--      holding no counter and no account: waiting for it with the accounts locked (the order used to
+--      lock first) closed a cycle with that settlement, which locks the same account after the row;
+--   2. the limit counters (created when missing), then the accounts, locked in key order: the order
 --      every payout and settlement path takes them in;
---   2. per item, in arrival order, the checks that need no running total: the account exists, the
---      amount plus its fee stays within the maximum, the per-transaction limit;
---   3. the PENDING rows, one insert in key order; the unique (account, externalId) index decides
---      duplicates;
+--   3. per new row, the same checks again on the account as locked (what decides; a fee changed in
+--      between is rewritten on the row);
 --   4. per new row, in arrival order, the daily and night limits and the balance, against totals
 --      kept under the locks, exactly as if the requests had run one after the other; a refused row
 --      is deleted;
@@ -61,10 +65,10 @@ DECLARE
   i int;
   a_id bigint;
   amt bigint;
-  fee bigint;
   day_total bigint;
   night_total bigint;
   held record;
+  checked record;
   wanted bigint[];
   limited bigint[];
   busy bigint[] := '{}';
@@ -76,11 +80,67 @@ DECLARE
   left_ms double precision;
 BEGIN
   IF n = 0 THEN RETURN; END IF;
-
-  -- 1. Counters first, created when missing and locked, in key order; then the accounts, in id order.
   wanted := ARRAY(SELECT DISTINCT (x->>'accountId')::bigint FROM jsonb_array_elements(p_items) x
                   UNION SELECT (x->>'receiverId')::bigint FROM jsonb_array_elements(p_items) x WHERE x->>'receiverId' IS NOT NULL);
   limited := ARRAY(SELECT DISTINCT (x->>'accountId')::bigint FROM jsonb_array_elements(p_items) x WHERE (x->>'limited')::boolean);
+
+  -- 1. Before any lock: the checks on each account as read, then the rows (duplicates decided here).
+  FOR acc IN
+    SELECT a.id, a.available, a.fee_cash_out_fixed, a.fee_cash_out_percent_bp, a.limit_per_transaction, a.limit_daily, a.limit_nightly
+      FROM accounts a WHERE a.id = ANY (wanted)
+  LOOP
+    avail := avail || jsonb_build_object(acc.id::text, to_jsonb(acc));
+  END LOOP;
+  FOR i IN 1..n LOOP
+    item := p_items -> (i - 1);
+    SELECT c.outcome, c.detail, c.fee INTO checked FROM debit_item_check(item, avail -> (item->>'accountId'), p_max_amount) c;
+    IF checked.outcome IS NULL THEN fees[i] := checked.fee; ELSE res_outcome[i] := checked.outcome; res_detail[i] := checked.detail; END IF;
+  END LOOP;
+  -- One insert in key order (two batches never wait on each other's unique keys in a cycle).
+  FOR row_ IN
+    WITH wanted AS (
+      SELECT o::int AS i, x FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t (x, o) WHERE fees[o] IS NOT NULL),
+    added AS (
+      INSERT INTO transactions (transaction_id, account_id, kind, status, origin, family, external_id, original_amount,
+                                fee_amount, final_amount, end_to_end_id, pix_key, description, error_code, error_message,
+                                counterpart, metadata, parent_id, scenario, created_at, processed_at, updated_at)
+      SELECT (x->'tx'->>'transaction_id')::uuid, (x->>'accountId')::bigint, COALESCE(x->>'kind', 'WITHDRAW'), 'PENDING', x->'tx'->>'origin',
+             x->'tx'->>'family', x->'tx'->>'external_id', (x->>'amount')::bigint, fees[i], (x->>'amount')::bigint + fees[i],
+             x->'tx'->>'end_to_end_id', x->'tx'->>'pix_key', x->'tx'->>'description', NULL, NULL,
+             x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), (x->'tx'->>'parent_id')::bigint, x->'tx'->>'scenario', p_now, NULL, p_now
+        FROM wanted
+       ORDER BY (x->>'accountId')::bigint, x->'tx'->>'external_id'
+      ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+      RETURNING *)
+    SELECT to_jsonb(added.*) FROM added
+  LOOP
+    -- Back to its item by its transactionId.
+    FOR i IN 1..n LOOP
+      IF fees[i] IS NOT NULL AND p_items -> (i - 1) -> 'tx' ->> 'transaction_id' = row_->>'transaction_id' THEN
+        res_tx[i] := row_;
+        EXIT;
+      END IF;
+    END LOOP;
+  END LOOP;
+  FOR i IN 1..n LOOP
+    CONTINUE WHEN fees[i] IS NULL OR res_tx[i] IS NOT NULL;
+    item := p_items -> (i - 1);
+    res_outcome[i] := 'DUPLICATE';
+    res_detail[i] := jsonb_build_object('existingTransactionId', (
+      SELECT t.transaction_id FROM transactions t
+       WHERE t.account_id = (item->>'accountId')::bigint AND t.external_id = item->'tx'->>'external_id'));
+  END LOOP;
+  IF NOT EXISTS (SELECT 1 FROM unnest(res_tx) r WHERE r IS NOT NULL) THEN
+    RETURN QUERY SELECT g.i, res_outcome[g.i], res_detail[g.i], res_tx[g.i] FROM generate_series(1, n) AS g (i);
+    RETURN;
+  END IF;
+  -- Only the accounts of new rows are locked (a refused or duplicate item needs no lock).
+  wanted := ARRAY(SELECT DISTINCT (p_items -> (g.i - 1) ->> 'accountId')::bigint FROM generate_series(1, n) g (i) WHERE res_tx[g.i] IS NOT NULL
+                  UNION SELECT (p_items -> (g.i - 1) ->> 'receiverId')::bigint FROM generate_series(1, n) g (i)
+                         WHERE res_tx[g.i] IS NOT NULL AND p_items -> (g.i - 1) ->> 'receiverId' IS NOT NULL);
+  limited := ARRAY(SELECT l FROM unnest(limited) l WHERE l = ANY (wanted));
+
+  -- 2. Counters first, created when missing and locked, in key order; then the accounts, in id order.
   -- The lock waits of this phase together stay within one budget: p_wait_ms for a batch, else the
   -- session's lock timeout (a per-lock bound: counters, then the account, would each get it whole).
   budget := COALESCE(p_wait_ms::double precision, extract(epoch FROM session_lock_timeout::interval) * 1000);
@@ -121,6 +181,7 @@ BEGIN
       UNION
       SELECT a.id FROM accounts a WHERE a.id = ANY (wanted) AND NOT a.id = ANY (free_accounts));
   END;
+  avail := '{}';
   FOR acc IN
     SELECT a.id, a.available, a.fee_cash_out_fixed, a.fee_cash_out_percent_bp, a.limit_per_transaction, a.limit_daily, a.limit_nightly
       FROM accounts a
@@ -135,65 +196,29 @@ BEGIN
     totals := totals || jsonb_build_object(acc.account_id || '|' || acc.window_key, acc.total);
   END LOOP;
 
-  -- 2. The checks that need no running total, in arrival order.
+  -- 3. The new rows' checks again, on the accounts as locked: a busy account's rows go (the caller
+  -- runs them alone), a refusal now refuses, a fee changed in between is rewritten on the row.
   FOR i IN 1..n LOOP
+    CONTINUE WHEN res_tx[i] IS NULL;
     item := p_items -> (i - 1);
-    a_id := (item->>'accountId')::bigint;
-    amt := (item->>'amount')::bigint;
-    IF a_id = ANY (busy) OR (item->>'receiverId')::bigint = ANY (busy) THEN
+    IF (item->>'accountId')::bigint = ANY (busy) OR (item->>'receiverId')::bigint = ANY (busy) THEN
       res_outcome[i] := 'BUSY';
-      CONTINUE;
-    END IF;
-    IF NOT avail ? a_id::text THEN
-      res_outcome[i] := 'NOT_FOUND';
-      CONTINUE;
-    END IF;
-    fee := CASE WHEN COALESCE((item->>'chargesFee')::boolean, true)
-                THEN pix_fee(amt, (avail -> a_id::text ->> 'fee_cash_out_fixed')::bigint, (avail -> a_id::text ->> 'fee_cash_out_percent_bp')::int)
-                ELSE 0 END;
-    IF amt + fee > p_max_amount THEN
-      res_outcome[i] := 'PIX_INVALID_AMOUNT';
-    ELSIF (item->>'limited')::boolean AND amt > (avail -> a_id::text ->> 'limit_per_transaction')::bigint THEN
-      res_outcome[i] := 'PIX_TRANSACTION_LIMIT_EXCEEDED';
-      res_detail[i] := jsonb_build_object('limit', (avail -> a_id::text ->> 'limit_per_transaction')::bigint);
     ELSE
-      fees[i] := fee;
-    END IF;
-  END LOOP;
-
-  -- 3. The rows, one insert in key order (two batches never wait on each other's unique keys in a cycle).
-  FOR row_ IN
-    WITH wanted AS (
-      SELECT o::int AS i, x FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t (x, o) WHERE fees[o] IS NOT NULL),
-    added AS (
-      INSERT INTO transactions (transaction_id, account_id, kind, status, origin, family, external_id, original_amount,
-                                fee_amount, final_amount, end_to_end_id, pix_key, description, error_code, error_message,
-                                counterpart, metadata, parent_id, scenario, created_at, processed_at, updated_at)
-      SELECT (x->'tx'->>'transaction_id')::uuid, (x->>'accountId')::bigint, COALESCE(x->>'kind', 'WITHDRAW'), 'PENDING', x->'tx'->>'origin',
-             x->'tx'->>'family', x->'tx'->>'external_id', (x->>'amount')::bigint, fees[i], (x->>'amount')::bigint + fees[i],
-             x->'tx'->>'end_to_end_id', x->'tx'->>'pix_key', x->'tx'->>'description', NULL, NULL,
-             x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), (x->'tx'->>'parent_id')::bigint, x->'tx'->>'scenario', p_now, NULL, p_now
-        FROM wanted
-       ORDER BY (x->>'accountId')::bigint, x->'tx'->>'external_id'
-      ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
-      RETURNING *)
-    SELECT to_jsonb(added.*) FROM added
-  LOOP
-    -- Back to its item by its transactionId.
-    FOR i IN 1..n LOOP
-      IF fees[i] IS NOT NULL AND p_items -> (i - 1) -> 'tx' ->> 'transaction_id' = row_->>'transaction_id' THEN
+      SELECT c.outcome, c.detail, c.fee INTO checked FROM debit_item_check(item, avail -> (item->>'accountId'), p_max_amount) c;
+      res_outcome[i] := checked.outcome;
+      res_detail[i] := checked.detail;
+      IF checked.outcome IS NULL AND checked.fee <> fees[i] THEN
+        fees[i] := checked.fee;
+        UPDATE transactions t SET fee_amount = fees[i], final_amount = t.original_amount + fees[i]
+         WHERE t.id = (res_tx[i]->>'id')::bigint
+        RETURNING to_jsonb(t.*) INTO row_;
         res_tx[i] := row_;
-        EXIT;
       END IF;
-    END LOOP;
-  END LOOP;
-  FOR i IN 1..n LOOP
-    CONTINUE WHEN fees[i] IS NULL OR res_tx[i] IS NOT NULL;
-    item := p_items -> (i - 1);
-    res_outcome[i] := 'DUPLICATE';
-    res_detail[i] := jsonb_build_object('existingTransactionId', (
-      SELECT t.transaction_id FROM transactions t
-       WHERE t.account_id = (item->>'accountId')::bigint AND t.external_id = item->'tx'->>'external_id'));
+    END IF;
+    IF res_outcome[i] IS NOT NULL THEN
+      refused := refused || (res_tx[i]->>'id')::bigint;
+      res_tx[i] := NULL;
+    END IF;
   END LOOP;
 
   -- 4. Each new row against the running totals and balance, in arrival order.
