@@ -51,6 +51,8 @@ describe('a burst of one account, nothing locked (PostgreSQL, the service as a p
       `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     );
     const unexpected = answers.filter((a) => !(a.status >= 200 && a.status < 300));
+    // What the service said of them, when something went wrong (warnings and errors of its log).
+    if (unexpected.length > 0) console.log(s.service.lines().filter((l) => l.level >= 40).slice(-15).map((l) => JSON.stringify(l).slice(0, 600)).join('\n'));
     expect(unexpected.map((a) => `${a.kind} ${a.status} ${a.text.slice(0, 200)}`)).toEqual([]);
 
     // Every payment is final (on-us settles at once; the transfers pay a key of ours too) and the

@@ -73,6 +73,7 @@ async function oneRun(run: number) {
       const results = await Promise.all(Array.from({ length: 4 }, () => from.api('POST', '/api/pix/cash-out', body, headers)));
       for (const res of results) record('same-new-externalId', res);
       expect(results.filter((r) => r.status === 201), 'one of the parallel requests admitted').toHaveLength(1);
+      expect(results.filter((r) => r.status !== 201).map((r) => `${r.status} ${/"code":"(\w+)"/.exec(r.text)?.[1]}`)).toEqual(Array(3).fill('400 PIX_DUPLICATE_EXTERNAL_ID'));
       from.used.push(externalId);
     },
     // An externalId used a moment ago, replayed (its payout settling now, after the 200 ms delay).
@@ -146,10 +147,10 @@ async function oneRun(run: number) {
   );
   const serverErrors = answers.filter((a) => a.status >= 500);
   expect(serverErrors.map((a) => `${a.kind} ${a.status} ${a.text}`), `run ${run}: 5xx answers`).toEqual([]);
-  // A replay answers the duplicate (409), never a second payout.
+  // A replay answers the duplicate (400 PIX_DUPLICATE_EXTERNAL_ID, the spec's answer), never a second payout.
   const replays = answers.filter((a) => a.kind === 'replay');
   expect(replays.length).toBeGreaterThan(0);
-  expect(replays.filter((a) => a.status !== 409).map((a) => `${a.status} ${a.text}`)).toEqual([]);
+  expect(replays.filter((a) => a.status !== 400 || !a.text.includes('"code":"PIX_DUPLICATE_EXTERNAL_ID"')).map((a) => `${a.status} ${a.text}`)).toEqual([]);
   await until(async () => {
     const { rows } = await s.side.query<{ n: string }>(
       `SELECT (SELECT count(*) FROM transactions WHERE status = 'PENDING' AND kind IN ('WITHDRAW', 'REFUND_IN'))

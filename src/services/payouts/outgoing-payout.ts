@@ -9,7 +9,7 @@ import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { createPayoutAdmission } from './payout-admission.ts';
-import { createPayoutBatcher, type BatchablePayout } from './payout-batcher.ts';
+import { createPayoutBatcher } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
 import type { PayoutRequest } from './payout-request.ts';
@@ -105,8 +105,9 @@ export function createOutgoingPayouts(deps: {
   }
 
   /**
-   * One payout in its own transaction: a batch of one through the same admission (on-us payouts,
-   * those with an `onCreated`, a failed batch's items). A refusal rolls everything back.
+   * One payout in its own transaction: a batch of one through the same admission (a failed batch's
+   * items, those of an account found held elsewhere, every payout when batches are off). A refusal
+   * rolls everything back.
    */
   async function alone(req: PayoutRequest): Promise<TransactionRow> {
     const command = (lockTimeoutMs?: number) =>
@@ -127,12 +128,12 @@ export function createOutgoingPayouts(deps: {
       ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, lockWaitMs: deps.batchLockWaitMs ?? DEFAULT_BATCH_LOCK_WAIT_MS, logger: deps.logger })
       : undefined;
 
-  const batchable = (req: PayoutRequest): req is BatchablePayout =>
-    req.destination.kind === 'network' && typeof req.counterpart !== 'function' && req.onCreated === undefined;
-
   async function create(req: PayoutRequest): Promise<TransactionRow> {
     if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
-    if (batcher && batchable(req)) return batcher.submit(req);
+    // Every payout the account orders is admitted in the group-commit batches (issue 28 item 3):
+    // a burst of one account queues there and is answered, where one by one through the account's
+    // bulkhead its queued commands ran out of their 3 s.
+    if (batcher) return batcher.submit(req);
     return alone(req);
   }
 

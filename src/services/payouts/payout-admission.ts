@@ -140,6 +140,10 @@ export function createPayoutAdmission(deps: {
     const out: Array<TransactionRow | Error | undefined> = new Array(requests.length);
     const items: Array<Record<string, unknown>> = [];
     const positions: number[] = [];
+    // The charges on-us payments of a batch pay, locked in one order first (charge rows come before
+    // accounts): two batches never take two charges in opposite orders.
+    const chargeUrls = [...new Set(requests.flatMap((r) => (r.destination.kind === 'on_us_charge' ? [r.destination.url] : [])))].sort();
+    if (chargeUrls.length > 1) for (const url of chargeUrls) await deps.lockCharge(db as Trx<DB>, url);
     for (const [index, req] of requests.entries()) {
       const item = await itemOf(db, req, index, now);
       if (item instanceof DomainError) out[index] = item;

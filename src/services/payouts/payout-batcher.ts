@@ -1,16 +1,28 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import type { Counterpart, DB } from '../../db/schema.ts';
-import type { PaymentTarget } from '../settlement/settlement.service.ts';
+import type { DB } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
 import type { PayoutRequest } from './payout-request.ts';
 import { AccountBusyError, type PayoutAdmission } from './payout-admission.ts';
 
-/** A network payout the batcher can take: its counterpart is known and nothing runs after it. */
-export type BatchablePayout = PayoutRequest & { counterpart: Counterpart; destination: { kind: 'network'; target: PaymentTarget } };
+/**
+ * A payout whose admission is the whole command (a network payout whose counterpart is known and
+ * after which nothing runs): a batch of only these is ONE statement outside any transaction.
+ * Others (on-us payouts, which settle both sides at once; those with an `onCreated`, /dict/pix
+ * storing its idempotent answer) need their work after the admission in its transaction.
+ */
+const admissionOnly = (req: PayoutRequest) => req.destination.kind === 'network' && typeof req.counterpart !== 'function' && req.onCreated === undefined;
+
+/**
+ * At most this many payouts with work after their admission in one batch: that work runs item by
+ * item inside the batch's transaction, holding its accounts, so a batch of them stays short (another
+ * account's payout in the same batch waits for it).
+ */
+const MAX_WITH_WORK_AFTER = 24;
 
 interface Item {
-  req: BatchablePayout;
+  req: PayoutRequest;
   resolve: (tx: TransactionRow) => void;
   reject: (error: unknown) => void;
 }
@@ -21,10 +33,14 @@ const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serializati
 const BUSY_ACCOUNT_ALONE_MS = 1_000;
 
 /**
- * Group commit for network payouts. Requests that arrive while the database is busy (or in the
- * same event-loop turn) are admitted together by the one admission (`payout-admission.ts`): ONE
- * server-side call, one round trip and one durable commit serve the whole batch. A deadlock or serialization failure reruns the batch; any other failure runs each item
- * alone (a batch of one), so one bad item can never fail the others.
+ * Group commit for every payout an account orders (network, on-us, /dict/pix). Requests that arrive
+ * while the database is busy (or in the same event-loop turn) are admitted together by the one
+ * admission (`payout-admission.ts`): ONE server-side call, one round trip and one durable commit
+ * serve the whole batch (a batch with on-us payouts or `onCreated` work runs that work after the call,
+ * in the same transaction). A deadlock or serialization failure reruns the batch; any other failure
+ * runs each item alone (a batch of one), so one bad item can never fail the others. A burst of one
+ * account queues here and is answered (issue 28 item 3): its payouts wait for the batch in flight
+ * that holds its account, never for a slot of the account's bulkhead.
  *
  * One account never holds up the others' batches (issue 20, item 2): a batch waits at most
  * `lockWaitMs` for its counters and accounts, and the items of an account still held elsewhere (a
@@ -55,7 +71,7 @@ export function createPayoutBatcher(deps: {
   /** Accounts found held elsewhere, until when their payouts run alone (performance.now()). */
   const busyUntil = new Map<number, number>();
 
-  function submit(req: BatchablePayout): Promise<TransactionRow> {
+  function submit(req: PayoutRequest): Promise<TransactionRow> {
     const until = busyUntil.get(req.accountId);
     if (until !== undefined) {
       if (until > performance.now()) return deps.alone(req);
@@ -78,13 +94,21 @@ export function createPayoutBatcher(deps: {
     const batch: Item[] = [];
     const seen = new Set<string>();
     const rest: Item[] = [];
+    let withWorkAfter = 0;
     for (const item of queue) {
       const key = item.req.externalId === null ? undefined : `${item.req.accountId}\u0000${item.req.externalId}`;
-      if (batch.length >= maxBatch || (key !== undefined && seen.has(key)) || accountsInFlight.has(item.req.accountId)) {
+      const workAfter = !admissionOnly(item.req);
+      if (
+        batch.length >= maxBatch ||
+        (key !== undefined && seen.has(key)) ||
+        accountsInFlight.has(item.req.accountId) ||
+        (workAfter && withWorkAfter >= MAX_WITH_WORK_AFTER)
+      ) {
         rest.push(item);
         continue;
       }
       if (key !== undefined) seen.add(key);
+      if (workAfter) withWorkAfter += 1;
       batch.push(item);
     }
     queue.length = 0;
@@ -117,8 +141,13 @@ export function createPayoutBatcher(deps: {
   async function run(batch: Item[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        // One statement outside any transaction: the admission commits on its own, in one round trip.
-        const outcomes = await deps.admit(deps.db, batch.map((item) => item.req), { lockWaitMs: deps.lockWaitMs });
+        // Admission only: one statement outside any transaction, committing on its own in one round
+        // trip. With work after it: one transaction (a failure there undoes the batch, whose items
+        // then run alone below).
+        const requests = batch.map((item) => item.req);
+        const outcomes = requests.every(admissionOnly)
+          ? await deps.admit(deps.db, requests, { lockWaitMs: deps.lockWaitMs })
+          : await transact(deps.db, (trx) => deps.admit(trx, requests, { lockWaitMs: deps.lockWaitMs }), { attempts: 1 });
         const alone: Item[] = [];
         batch.forEach((item, i) => {
           const o = outcomes[i]!;
