@@ -56,6 +56,27 @@ export type MedReason = (typeof MED_REASONS)[number];
 export const MED_ANALYSIS_RESULTS = ['APPROVED', 'REJECTED'] as const;
 export type MedAnalysisResult = (typeof MED_ANALYSIS_RESULTS)[number];
 
+/** The kinds of a debit: a payout (WITHDRAW) or a refund given back (REFUND_IN). */
+export const DEBIT_KINDS = ['WITHDRAW', 'REFUND_IN'] as const satisfies readonly TransactionKind[];
+export type DebitKind = (typeof DEBIT_KINDS)[number];
+
+/** The `event` of a transaction's webhook payload (the provider's names): one owner for them. */
+export const TRANSACTION_EVENT_NAMES = ['CashIn', 'CashOut', 'CashInReversal', 'CashOutReversal'] as const;
+export type TransactionEventName = (typeof TRANSACTION_EVENT_NAMES)[number];
+
+/** The `event` of a MED's webhook payload, and the webhook event each one is sent as. */
+export const MED_EVENT_NAMES = ['MedCreated', 'MedAccepted', 'MedRejected'] as const;
+export type MedEventName = (typeof MED_EVENT_NAMES)[number];
+export const MED_EVENT_NAME_OF = { med_created: 'MedCreated', med_accepted: 'MedAccepted', med_rejected: 'MedRejected' } as const satisfies Record<Extract<WebhookEventType, `med_${string}`>, MedEventName>;
+
+/** Key types of a split's `pixKeyType` (the public family's charge splits). */
+export const SPLIT_KEY_TYPES = ['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'RANDOM'] as const;
+export type SplitKeyType = (typeof SPLIT_KEY_TYPES)[number];
+
+/** The two Brazilian tax documents. */
+export const DOCUMENT_TYPES = ['CPF', 'CNPJ'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
 /** The two buckets of an account's balance in the ledger. */
 export const BALANCE_BUCKETS = ['available', 'blocked'] as const;
 export type BalanceBucket = (typeof BALANCE_BUCKETS)[number];

@@ -37,7 +37,8 @@ export function isValidCnpj(s: string): boolean {
   return checkDigit(s, CNPJ_W1) === Number(s[12]) && checkDigit(s, CNPJ_W2) === Number(s[13]);
 }
 
-export type DocumentType = 'CPF' | 'CNPJ';
+export type { DocumentType } from './closed-lists.ts';
+import type { DocumentType } from './closed-lists.ts';
 
 export function documentType(s: string): DocumentType | undefined {
   if (isValidCpf(s)) return 'CPF';

@@ -1,5 +1,5 @@
 import { isValidCnpj, isValidCpf } from './documents.ts';
-import type { DictKeyType, PublicKeyType } from './closed-lists.ts';
+import type { DictKeyType, PublicKeyType, SplitKeyType } from './closed-lists.ts';
 
 /**
  * PIX keys in the two families' spellings. The public family sends a key plus its type, without
@@ -112,7 +112,7 @@ export function toDictKey(key: string, publicType: PublicKeyType): DictKey | und
 }
 
 /** The key types a cash-in split names (the spec's list: CPF and CNPJ instead of DOCUMENT). */
-export type SplitKeyType = 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'RANDOM';
+export type { SplitKeyType } from './closed-lists.ts';
 const SPLIT_TO_PUBLIC: Record<SplitKeyType, PublicKeyType> = { EMAIL: 'EMAIL', PHONE: 'PHONE', CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', RANDOM: 'RANDOM' };
 
 /** A split's key in its DICT form; undefined when it is not a key of that type (a CNPJ typed CPF included). */

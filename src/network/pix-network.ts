@@ -1,4 +1,5 @@
 import type { DictKey } from '../domain/pix-keys.ts';
+import type { ChargeKind } from '../domain/closed-lists.ts';
 import type { Cents } from '../domain/money.ts';
 import type { Payer } from '../domain/payer.ts';
 import type { NetworkClearingAccount } from '../ledger/chart.ts';
@@ -111,7 +112,7 @@ export type PaymentStatus =
 export interface ChargeOrder {
   /** Our charge transaction's public id (UUID): the network's idempotency key and the notices' reference. */
   reference: string;
-  kind: 'cash_in' | 'cob';
+  kind: ChargeKind;
   txid: string;
   amount: Cents;
   /** The payer may pay another amount (cob `modalidadeAlteracao` 1). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PortalServices } from './portal-services.ts';
+import type { PortalRole } from '../domain/closed-lists.ts';
 import { DomainError } from '../domain/errors/domain-error.ts';
 import type { PortalSession } from '../services/portal/portal-sessions.service.ts';
 import type { PageContext } from './layout.tsx';
@@ -64,7 +65,7 @@ export function safeNext(next: unknown, fallback: string): string {
 }
 
 /** Where a person lands after signing in. */
-export const homeOf = (role: 'OPERATOR' | 'MEMBER') => (role === 'OPERATOR' ? '/portal/admin/accounts' : '/portal');
+export const homeOf = (role: PortalRole) => (role === 'OPERATOR' ? '/portal/admin/accounts' : '/portal');
 
 /** `Secure` everywhere but on a loopback host (the sandbox on a developer's machine). */
 export function secureCookies(request: FastifyRequest): boolean {

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction as Trx } from 'kysely';
+import type { AttemptKind } from '../domain/closed-lists.ts';
 import type { DB, EventType } from '../db/schema.ts';
 import type { DeliveryStatus, WebhookHeader } from '../db/schema/webhooks.ts';
 import type { StoredSigningSecrets } from './signing-secrets.ts';
@@ -44,7 +45,7 @@ export interface AttemptLog {
   eventRowId: number | null;
   deliveryId: number | null;
   webhookId: number | null;
-  kind: 'delivery' | 'resend' | 'test';
+  kind: AttemptKind;
   /** Test deliveries only: the event type they imitate (they belong to no stored event). */
   eventType?: EventType | null;
   attempt: number | null;

@@ -91,8 +91,18 @@ BEGIN
   LOOP
     avail := avail || jsonb_build_object(acc.id::text, to_jsonb(acc));
   END LOOP;
+  -- A batch never waits before its lock phase: an account another session holds FOR UPDATE (which the
+  -- foreign-key check of a row's insert would wait for) is busy at once; its items run alone.
+  IF p_wait_ms IS NOT NULL THEN
+    busy := ARRAY(SELECT a.id FROM accounts a WHERE a.id = ANY (wanted)
+                  EXCEPT SELECT k.id FROM (SELECT a.id FROM accounts a WHERE a.id = ANY (wanted) ORDER BY a.id FOR KEY SHARE SKIP LOCKED) k);
+  END IF;
   FOR i IN 1..n LOOP
     item := p_items -> (i - 1);
+    IF (item->>'accountId')::bigint = ANY (busy) OR (item->>'receiverId')::bigint = ANY (busy) THEN
+      res_outcome[i] := 'BUSY';
+      CONTINUE;
+    END IF;
     SELECT c.outcome, c.detail, c.fee INTO checked FROM debit_item_check(item, avail -> (item->>'accountId'), p_max_amount) c;
     IF checked.outcome IS NULL THEN fees[i] := checked.fee; ELSE res_outcome[i] := checked.outcome; res_detail[i] := checked.detail; END IF;
   END LOOP;
@@ -175,7 +185,7 @@ BEGIN
        ORDER BY u.account_id, u.window_key FOR NO KEY UPDATE SKIP LOCKED) k;
     SELECT COALESCE(array_agg(f.id), '{}') INTO free_accounts FROM (
       SELECT a.id FROM accounts a WHERE a.id = ANY (wanted) ORDER BY a.id FOR NO KEY UPDATE SKIP LOCKED) f;
-    busy := ARRAY(
+    busy := busy || ARRAY(
       SELECT l.account_id FROM unnest(limited) AS l (account_id)
        WHERE EXISTS (SELECT 1 FROM unnest(windows) AS w (key) WHERE NOT (l.account_id || '|' || w.key) = ANY (free_counters))
       UNION

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Json, Timestamp } from './columns.ts';
 import type { Cents } from '../../domain/money.ts';
-import type { ChargeKind, ChargeStatus } from '../../domain/closed-lists.ts';
+import type { ChargeKind, ChargeStatus, SplitKeyType } from '../../domain/closed-lists.ts';
 
 export type CobStatus = ChargeStatus;
 
@@ -15,7 +15,7 @@ export interface Devedor {
 /** A split recipient as stored: amounts in cents, percentages in parts per million of the gross. */
 export interface StoredSplit {
   pixKey: string;
-  pixKeyType: 'EMAIL' | 'PHONE' | 'CPF' | 'CNPJ' | 'RANDOM';
+  pixKeyType: SplitKeyType;
   name: string;
   document: string;
   type: 'FIXED' | 'PERCENTAGE';

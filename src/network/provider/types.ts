@@ -1,11 +1,12 @@
-import { WEBHOOK_EVENT_TYPES } from '../../domain/closed-lists.ts';
+import { WEBHOOK_EVENT_TYPES, type PublicKeyType, type TransactionEventName, type TransactionStatus } from '../../domain/closed-lists.ts';
+import type { MedEventName } from '../../domain/closed-lists.ts';
 /**
  * The provider's API as this adapter uses it: request and answer bodies, in the provider's words
  * (BRL numbers, its field names). The provider is any service implementing the interface spec
  * (`../shared/spec/interface-spec.md`); these are its DTOs of the public OpenAPI document.
  */
 
-export type ProviderKeyType = 'DOCUMENT' | 'EMAIL' | 'PHONE' | 'RANDOM';
+export type ProviderKeyType = PublicKeyType;
 
 export interface TokenRequest {
   clientId: string;
@@ -57,7 +58,7 @@ export interface TransactionPoll {
   id: string;
   externalId: string | null;
   type: 'PAYMENT' | 'REFUND_IN' | 'REFUND_OUT' | 'WITHDRAW' | 'TRANSFER';
-  status: 'PENDING' | 'CONFIRMED' | 'ERROR';
+  status: TransactionStatus;
   originalAmount: number;
   e2eId: string | null;
   counterpartName: string | null;
@@ -111,8 +112,8 @@ export interface NoticeCounterpart {
 
 /** A transaction notice: `CashIn`, `CashOut`, `CashInReversal`, `CashOutReversal` (decisions section 5). */
 export interface TransactionNotice {
-  event: 'CashIn' | 'CashOut' | 'CashInReversal' | 'CashOutReversal';
-  status: 'PENDING' | 'CONFIRMED' | 'ERROR';
+  event: TransactionEventName;
+  status: TransactionStatus;
   transactionId: string;
   externalId: string | null;
   endToEndId: string | null;
@@ -125,7 +126,7 @@ export interface TransactionNotice {
 
 /** A MED notice: `MedCreated`, `MedAccepted`, `MedRejected` with the provider's MED object. */
 export interface MedNotice {
-  event: 'MedCreated' | 'MedAccepted' | 'MedRejected';
+  event: MedEventName;
   med: {
     id: number | string;
     endToEnd: string;

@@ -1,6 +1,7 @@
 import type { Cents } from '../../domain/money.ts';
 
-export type AccountType = 'INDIVIDUAL' | 'COMPANY';
+export type { AccountType } from '../../domain/closed-lists.ts';
+import type { AccountType } from '../../domain/closed-lists.ts';
 
 /** Decisions 4.7: default cash-out limits per account type, in cents. */
 export const DEFAULT_LIMITS: Record<AccountType, { perTransaction: Cents; daily: Cents; nightly: Cents }> = {

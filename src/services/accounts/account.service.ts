@@ -8,6 +8,7 @@ import { searchAccounts } from '../../db/repos/account-search.repo.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import { DEFAULT_LIMITS, type AccountType } from './account-defaults.ts';
+import type { SplitFrequency } from '../../domain/closed-lists.ts';
 
 export interface FeeInput {
   fixed: Cents;
@@ -83,7 +84,7 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
     }, audit);
   }
 
-  async function setSplitFrequency(id: number, frequency: 'IMMEDIATE' | 'HOURLY' | 'DAILY', audit?: AccountAudit): Promise<AccountRow> {
+  async function setSplitFrequency(id: number, frequency: SplitFrequency, audit?: AccountAudit): Promise<AccountRow> {
     return change(id, { split_frequency: frequency, updated_at: clock.now() }, audit);
   }
 

@@ -15,8 +15,7 @@ import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
 import { CHARGE_JOBS } from './charge-jobs.ts';
 import { chargesRepo, type ChargeRow } from './charges.repo.ts';
 
-export type SplitFrequency = 'IMMEDIATE' | 'HOURLY' | 'DAILY';
-export const SPLIT_FREQUENCIES: readonly SplitFrequency[] = ['IMMEDIATE', 'HOURLY', 'DAILY'];
+export { SPLIT_FREQUENCIES, type SplitFrequency } from '../../domain/closed-lists.ts';
 
 /** When the non-immediate splits of a charge paid at `paidAt` are paid out. */
 export function splitRunAt(frequency: string, paidAt: Date): Date {

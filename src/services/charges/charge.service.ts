@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import type { ChargeKind, TransactionFamily } from '../../domain/closed-lists.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { isValidCnpj, isValidCpf } from '../../domain/documents.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
@@ -54,8 +55,8 @@ export interface CreatedCharge {
 function pendingChargeTransaction(input: {
   transactionId: string;
   accountId: number;
-  origin: 'cash_in' | 'cob';
-  family: 'api' | 'bacen';
+  origin: ChargeKind;
+  family: TransactionFamily;
   externalId: string | null;
   amount: Cents;
   pixKey: string;

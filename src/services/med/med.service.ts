@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import { MED_EVENT_NAME_OF } from '../../domain/closed-lists.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
@@ -94,7 +95,7 @@ export function createMedService(deps: {
         if (!held.ok) throw new Error(`MED block refused: ${held.error}`);
       }
       const result = view(med, original);
-      await deps.outbox.emit(trx, { accountId: report.accountId, type: 'med_created', transactionId: null, payload: { event: 'MedCreated', med: result } });
+      await deps.outbox.emit(trx, { accountId: report.accountId, type: 'med_created', transactionId: null, payload: { event: MED_EVENT_NAME_OF.med_created, med: result } });
       return result;
     });
   }
@@ -176,7 +177,7 @@ export function createMedService(deps: {
       const original = med.original_id === null ? undefined : await transactionsRepo.byId(trx, med.original_id);
       const medResult = view(moved, original);
       if (move.event) {
-        const name = move.event === 'med_accepted' ? 'MedAccepted' : 'MedRejected';
+        const name = MED_EVENT_NAME_OF[move.event];
         await deps.outbox.emit(trx, { accountId: med.account_id, type: move.event, transactionId: refundTransactionId, payload: { event: name, med: medResult } });
       }
       return medResult;

@@ -1,3 +1,4 @@
+import type { DebitKind } from '../../domain/closed-lists.ts';
 /**
  * The rules of each origin of a debit, as data (issue 22 item 3): every debit (payouts, refunds and
  * devoluções, split payouts, MED returns) goes through the one admission (`payout-admission.ts`,
@@ -7,7 +8,7 @@
  */
 export interface DebitRules {
   /** The row's kind: a payout of the account, or money returned to whoever paid it. */
-  kind: 'WITHDRAW' | 'REFUND_IN';
+  kind: DebitKind;
   /** The account's cash-out fee applies (decisions 4.10: only the account's own payouts pay one). */
   chargesFee: boolean;
   /** Counts against the account's daily, night and per-transaction limits (decisions 4.7). */

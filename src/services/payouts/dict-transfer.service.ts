@@ -77,6 +77,7 @@ export function createDictTransferService(deps: {
         origin: 'dict' as const,
         family: 'bacen' as const,
         externalId: null,
+        idempotencyKey,
         amount: input.payment.amount,
         description: input.description ?? null,
         pixKey: input.pixKey,

@@ -21,6 +21,12 @@ const admissionOnly = (req: PayoutRequest) => req.destination.kind === 'network'
  */
 const MAX_WITH_WORK_AFTER = 24;
 
+/** What makes two requests one command: its externalId, else its idempotency key (never two in one batch). */
+function sameCommandKey(req: PayoutRequest): string | undefined {
+  if (req.externalId !== null) return `${req.accountId}\u0000e\u0000${req.externalId}`;
+  return req.idempotencyKey === undefined ? undefined : `${req.accountId}\u0000i\u0000${req.idempotencyKey}`;
+}
+
 interface Item {
   req: PayoutRequest;
   resolve: (tx: TransactionRow) => void;
@@ -96,7 +102,7 @@ export function createPayoutBatcher(deps: {
     const rest: Item[] = [];
     let withWorkAfter = 0;
     for (const item of queue) {
-      const key = item.req.externalId === null ? undefined : `${item.req.accountId}\u0000${item.req.externalId}`;
+      const key = sameCommandKey(item.req);
       const workAfter = !admissionOnly(item.req);
       if (
         batch.length >= maxBatch ||
@@ -171,9 +177,10 @@ export function createPayoutBatcher(deps: {
         stats.fallbacks += 1;
         deps.logger?.warn({ err: error, items: batch.length, attempt }, 'payout batch failed; running its payouts one by one');
         // Not the items' fault as far as we know: each runs alone, and answers for itself. Only an
-        // item with an externalId: if the failure hid a commit, the unique index stops a second payout.
+        // item that is safe to run again: if the failure hid a commit, its externalId's unique index
+        // or its idempotency key stops a second payout.
         await Promise.all(
-          batch.map((item) => (item.req.externalId === null ? item.reject(error) : deps.alone(item.req).then(item.resolve, item.reject))),
+          batch.map((item) => (sameCommandKey(item.req) === undefined ? item.reject(error) : deps.alone(item.req).then(item.resolve, item.reject))),
         );
         return;
       }

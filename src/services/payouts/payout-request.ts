@@ -1,4 +1,5 @@
 import type { Transaction as Trx } from 'kysely';
+import type { TransactionFamily } from '../../domain/closed-lists.ts';
 import type { ErrorCode } from '../../domain/errors/catalogue.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { AccountRow } from '../../db/repos/accounts.repo.ts';
@@ -28,7 +29,7 @@ export type Destination =
 export interface PayoutRequest {
   accountId: number;
   origin: DebitOrigin;
-  family: 'api' | 'bacen';
+  family: TransactionFamily;
   /** The row's public id when the caller needs it beforehand (a refund derives its devolução id from it). */
   transactionId?: string;
   /** Set at admission: a refund's return id (rtrId), made when it is asked. */
@@ -44,6 +45,11 @@ export interface PayoutRequest {
   scenario: string | null;
   metadata?: Record<string, unknown>;
   destination: Destination;
+  /**
+   * The caller's idempotency key, when the request has one instead of an externalId (/dict/pix): two
+   * requests with one key are one command (never in one batch), and running it again is harmless.
+   */
+  idempotencyKey?: string;
   /** Runs last in the payout's transaction (e.g. storing the idempotent answer). */
   onCreated?: (trx: Trx<DB>, tx: TransactionRow) => Promise<void>;
   /** The codes this route answers (they differ between the families). */

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import type { TransactionFamily } from '../../domain/closed-lists.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
@@ -24,7 +25,7 @@ export interface RefundCommand {
   description: string | null;
   /** Public family: the optional externalId. Compatible family: the devolucao id. */
   refundId: string | undefined;
-  family: 'api' | 'bacen';
+  family: TransactionFamily;
   natureza: Extract<RefundNature, 'ORIGINAL' | 'RETIRADA'>;
   /** The X-Sandbox-Scenario value, already accepted by the route (stored for the settlement job). */
   scenario: string | null;

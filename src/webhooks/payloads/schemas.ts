@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MED_EVENT_NAMES } from '../../domain/closed-lists.ts';
 import { Med } from './med.ts';
 
 /**
@@ -149,7 +150,7 @@ export const TransferEventPayload = Type.Object(
 
 export const MedEventPayload = Type.Object(
   {
-    event: Type.Union([Type.Literal('MedCreated'), Type.Literal('MedAccepted'), Type.Literal('MedRejected')]),
+    event: Type.Union(MED_EVENT_NAMES.map((name) => Type.Literal(name))),
     med: Med,
   },
   { $id: 'MedEvent', description: 'med_created, med_accepted and med_rejected' },

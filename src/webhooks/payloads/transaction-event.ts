@@ -3,7 +3,8 @@ import { toBrlNumber, type Cents } from '../../domain/money.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 
-export type TransactionEventName = 'CashIn' | 'CashOut' | 'CashInReversal' | 'CashOutReversal';
+import type { TransactionEventName } from '../../domain/closed-lists.ts';
+export type { TransactionEventName } from '../../domain/closed-lists.ts';
 
 const MOVEMENT: Record<TransactionRow['kind'], 'CREDIT' | 'DEBIT'> = {
   PAYMENT: 'CREDIT',

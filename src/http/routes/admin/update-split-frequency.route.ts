@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { SplitFrequency } from '../../../domain/closed-lists.ts';
 import { adminTokenActor, auditAccountChange } from '../../../services/audit/audit-log.ts';
 import type { RouteModule } from '../../app-types.ts';
 import type { AdminContext } from '../../route-contexts.ts';
@@ -24,6 +25,6 @@ export const updateSplitFrequencyRoute: RouteModule<AdminContext> = (app, c) =>
     },
     async (request) => {
       const account = await c.accounts.setSplitFrequency(Number(request.params.id), request.body.frequency, auditAccountChange(c.audit, adminTokenActor(request.ip), 'account.split-frequency'));
-      return { frequency: account.split_frequency as 'IMMEDIATE' | 'HOURLY' | 'DAILY' };
+      return { frequency: account.split_frequency as SplitFrequency };
     },
   );
