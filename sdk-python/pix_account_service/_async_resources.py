@@ -81,7 +81,7 @@ _OPERATIONS: Dict[str, Operation] = {
 class AsyncLocationResource(AsyncResource):
     """The `location` operations."""
 
-    async def get(self, location_id: str | int) -> str:
+    async def get(self, location_id: str | int | float) -> str:
         """GET /qr/v2/{locationId}: Charge payload (JWS) behind a dynamic BR Code"""
         return str(await self._client.request(_OPERATIONS["getLocation"], path={"locationId": location_id}))
 
@@ -135,7 +135,7 @@ class AsyncTransactionsResource(AsyncResource):
             return decode(await self._client.request(_OPERATIONS["listTransactions"], query={"size": size, "status": status, "type": type, "startDate": start_date, "endDate": end_date, "externalId": external_id, "endToEndId": end_to_end_id, "page": cursor}), ListTransactionsResponse)
         return AsyncPager(fetch, "page", page)
 
-    async def get(self, id: str | int) -> GetTransactionResponse:
+    async def get(self, id: str | int | float) -> GetTransactionResponse:
         """GET /api/pix/transaction/{id}: Poll one transaction by numeric id, transactionId or externalId"""
         return decode(await self._client.request(_OPERATIONS["getTransaction"], path={"id": id}), GetTransactionResponse)
 
@@ -143,7 +143,7 @@ class AsyncTransactionsResource(AsyncResource):
 class AsyncRefundsResource(AsyncResource):
     """The `refunds` operations."""
 
-    async def create(self, id: str | int, *, refund_value: Money, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, reason: str | None = None, external_id: str | None = None) -> CreateRefundInResponse:
+    async def create(self, id: str | int | float, *, refund_value: Money, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, reason: str | None = None, external_id: str | None = None) -> CreateRefundInResponse:
         """POST /api/pix/refund-in/{id}: Refund a received PIX (refund-in)"""
         return decode(await self._client.request(_OPERATIONS["createRefundIn"], path={"id": id}, headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(CreateRefundInBody, {"refund_value": refund_value, "reason": reason, "external_id": external_id})), CreateRefundInResponse)
 
@@ -169,7 +169,7 @@ class AsyncWebhooksResource(AsyncResource):
         """POST /api/webhooks: Temporarily disabled: answers success false and stores nothing (WEBHOOK_ROUTES_ENABLED=true enables it)"""
         return decode(await self._client.request(_OPERATIONS["registerWebhook"]), RegisterWebhookResponse)
 
-    async def resend(self, transaction_identifier: str | int, *, url: str | None = None) -> ResendWebhookResponse:
+    async def resend(self, transaction_identifier: str | int | float, *, url: str | None = None) -> ResendWebhookResponse:
         """POST /api/resend-webhook/{transactionIdentifier}: Resend a transaction's latest webhook now (to its event's URLs, or once to the given url)"""
         return decode(await self._client.request(_OPERATIONS["resendWebhook"], path={"transactionIdentifier": transaction_identifier}, json=encode_object(ResendWebhookBody, {"url": url})), ResendWebhookResponse)
 
@@ -189,7 +189,7 @@ class AsyncDictPixResource(AsyncResource):
         """POST /dict/pix: Start a PIX transfer to a key (idempotent by x-idempotency-key)"""
         return decode(await self._client.request(_OPERATIONS["createDictTransfer"], headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(CreateDictTransferBody, {"pix_key": pix_key, "creditor_document": creditor_document, "priority": priority, "description": description, "expiration": expiration, "payment": payment, "ispb_deny": ispb_deny, "payment_flow": payment_flow}), idempotency_key=idempotency_key), CreateDictTransferResponse)
 
-    async def get(self, id: str | int) -> GetDictTransferResponse:
+    async def get(self, id: str | int | float) -> GetDictTransferResponse:
         """GET /dict/pix/{id}: A transfer started with POST /dict/pix"""
         return decode(await self._client.request(_OPERATIONS["getDictTransfer"], path={"id": id}), GetDictTransferResponse)
 
@@ -197,15 +197,15 @@ class AsyncDictPixResource(AsyncResource):
 class AsyncCobResource(AsyncResource):
     """The `cob` operations."""
 
-    async def get(self, txid: str | int) -> GetCobResponse:
+    async def get(self, txid: str | int | float) -> GetCobResponse:
         """GET /cob/{txid}: Read an immediate charge"""
         return decode(await self._client.request(_OPERATIONS["getCob"], path={"txid": txid}), GetCobResponse)
 
-    async def put(self, txid: str | int, *, calendario: PutCobBodyCalendario, valor: PutCobBodyValor, chave: str, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, devedor: PutCobBodyDevedor | None = None, solicitacao_pagador: str | None = None, info_adicionais: List[PutCobBodyInfoAdicionaisItem] | None = None) -> PutCobResponse:
+    async def put(self, txid: str | int | float, *, calendario: PutCobBodyCalendario, valor: PutCobBodyValor, chave: str, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, devedor: PutCobBodyDevedor | None = None, solicitacao_pagador: str | None = None, info_adicionais: List[PutCobBodyInfoAdicionaisItem] | None = None) -> PutCobResponse:
         """PUT /cob/{txid}: Create an immediate charge"""
         return decode(await self._client.request(_OPERATIONS["putCob"], path={"txid": txid}, headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(PutCobBody, {"calendario": calendario, "devedor": devedor, "valor": valor, "chave": chave, "solicitacao_pagador": solicitacao_pagador, "info_adicionais": info_adicionais})), PutCobResponse)
 
-    async def patch(self, txid: str | int, *, status: Literal["REMOVIDA_PELO_USUARIO_RECEBEDOR"]) -> PatchCobResponse:
+    async def patch(self, txid: str | int | float, *, status: Literal["REMOVIDA_PELO_USUARIO_RECEBEDOR"]) -> PatchCobResponse:
         """PATCH /cob/{txid}: Cancel an immediate charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR)"""
         return decode(await self._client.request(_OPERATIONS["patchCob"], path={"txid": txid}, json=encode_object(PatchCobBody, {"status": status})), PatchCobResponse)
 
@@ -213,11 +213,11 @@ class AsyncCobResource(AsyncResource):
 class AsyncDevolucaoResource(AsyncResource):
     """The `devolucao` operations."""
 
-    async def get(self, e2eid: str | int, id: str | int) -> GetDevolucaoResponse:
+    async def get(self, e2eid: str | int | float, id: str | int | float) -> GetDevolucaoResponse:
         """GET /pix/{e2eid}/devolucao/{id}: Look up a refund of a received PIX"""
         return decode(await self._client.request(_OPERATIONS["getDevolucao"], path={"e2eid": e2eid, "id": id}), GetDevolucaoResponse)
 
-    async def put(self, e2eid: str | int, id: str | int, *, valor: MoneyText, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, natureza: Literal["ORIGINAL", "RETIRADA"] | None = None, descricao: str | None = None) -> PutDevolucaoResponse:
+    async def put(self, e2eid: str | int | float, id: str | int | float, *, valor: MoneyText, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, natureza: Literal["ORIGINAL", "RETIRADA"] | None = None, descricao: str | None = None) -> PutDevolucaoResponse:
         """PUT /pix/{e2eid}/devolucao/{id}: Ask for a refund of a received PIX"""
         return decode(await self._client.request(_OPERATIONS["putDevolucao"], path={"e2eid": e2eid, "id": id}, headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(PutDevolucaoBody, {"valor": valor, "natureza": natureza, "descricao": descricao})), PutDevolucaoResponse)
 
@@ -229,7 +229,7 @@ class AsyncSandboxResource(AsyncResource):
         """POST /sandbox/deposits: An incoming PIX to the account's key with no charge (a confirmed 'Pix in')"""
         return decode(await self._client.request(_OPERATIONS["createDeposit"], json=encode_object(CreateDepositBody, {"account_id": account_id, "value": value, "amount": amount, "payer": payer})), CreateDepositResponse)
 
-    async def refund_payout(self, transaction_id: str | int, *, amount: Money, account_id: int | None = None) -> RefundPayoutResponse:
+    async def refund_payout(self, transaction_id: str | int | float, *, amount: Money, account_id: int | None = None) -> RefundPayoutResponse:
         """POST /sandbox/payouts/{transactionId}/refund: The receiving bank returns part or all of a payout: a 'Refund out' (CREDIT)"""
         return decode(await self._client.request(_OPERATIONS["refundPayout"], path={"transactionId": transaction_id}, json=encode_object(RefundPayoutBody, {"account_id": account_id, "amount": amount})), RefundPayoutResponse)
 
@@ -241,7 +241,7 @@ class AsyncSandboxResource(AsyncResource):
         """POST /sandbox/clock/advance: Move the service clock forward; what falls due (expiries, settlements, retries) then happens"""
         return decode(await self._client.request(_OPERATIONS["advanceClock"], json=encode_object(AdvanceClockBody, {"seconds": seconds})), AdvanceClockResponse)
 
-    async def pay_charge(self, id: str | int, *, account_id: int | None = None, amount: Money | None = None, payer: PayChargeBodyPayer | None = None) -> PayChargeResponse:
+    async def pay_charge(self, id: str | int | float, *, account_id: int | None = None, amount: Money | None = None, payer: PayChargeBodyPayer | None = None) -> PayChargeResponse:
         """POST /sandbox/charges/{id}/pay: Pay a charge as a simulated payer"""
         return decode(await self._client.request(_OPERATIONS["payCharge"], path={"id": id}, json=encode_object(PayChargeBody, {"account_id": account_id, "amount": amount, "payer": payer})), PayChargeResponse)
 
@@ -249,7 +249,7 @@ class AsyncSandboxResource(AsyncResource):
         """POST /sandbox/med: Another bank opens a MED against a received PIX (the disputed amount is blocked as a precaution)"""
         return decode(await self._client.request(_OPERATIONS["openMed"], json=encode_object(OpenMedBody, {"account_id": account_id, "end_to_end_id": end_to_end_id, "cause": cause, "description": description, "amount": amount})), OpenMedResponse)
 
-    async def transition_med(self, id: str | int, *, to: Literal["OPEN", "RECEIVED", "CANCELLED", "ANALYZED"], account_id: int | None = None, analysis_result: Literal["APPROVED", "REJECTED"] | None = None, analysis_details: str | None = None) -> TransitionMedResponse:
+    async def transition_med(self, id: str | int | float, *, to: Literal["OPEN", "RECEIVED", "CANCELLED", "ANALYZED"], account_id: int | None = None, analysis_result: Literal["APPROVED", "REJECTED"] | None = None, analysis_details: str | None = None) -> TransitionMedResponse:
         """POST /sandbox/med/{id}/transition: Move a MED: OPEN -> RECEIVED -> ANALYZED (APPROVED refunds, REJECTED releases); OPEN|RECEIVED -> CANCELLED"""
         return decode(await self._client.request(_OPERATIONS["transitionMed"], path={"id": id}, json=encode_object(TransitionMedBody, {"account_id": account_id, "to": to, "analysis_result": analysis_result, "analysis_details": analysis_details})), TransitionMedResponse)
 

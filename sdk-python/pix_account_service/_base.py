@@ -94,7 +94,9 @@ def prepare(
     """The request of one call: URL, query, headers, body, which credential, and whether it may be repeated."""
     url = operation.path
     for name, value in (path or {}).items():
-        url = url.replace("{" + name + "}", quote(str(value), safe=""))
+        # An id the document types as a number may arrive as a float: 7.0 is the segment "7".
+        segment = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+        url = url.replace("{" + name + "}", quote(segment, safe=""))
     params: list[tuple[str, str]] = []
     for name, value in (query or {}).items():
         if value is None:

@@ -131,6 +131,21 @@ def _matches(data: Any, tp: Any) -> bool:
     return True
 
 
+_CENTS = Decimal("0.01")
+
+
+def _money(data: Any) -> Any:
+    """An amount as a Decimal of cents (`150` -> `Decimal('150.00')`); more precise values are kept as sent."""
+    if isinstance(data, bool) or not isinstance(data, (int, str, Decimal)):
+        return data
+    try:
+        amount = Decimal(data)
+    except ArithmeticError:
+        return data
+    exponent = amount.as_tuple().exponent
+    return amount.quantize(_CENTS) if isinstance(exponent, int) and exponent >= -2 else amount
+
+
 def decode(data: Any, cls: type[T]) -> T:
     """An API value (parsed JSON) as the model ``cls``."""
     return typing.cast(T, decode_as(data, cls))
@@ -167,14 +182,7 @@ def decode_as(data: Any, tp: Any) -> Any:
             values[field.name] = decode_as(data.get(wire), hints[field.name])
         return tp(**values)
     if tp is Decimal:
-        if isinstance(data, bool):
-            return data
-        if isinstance(data, (int, str)):
-            try:
-                return Decimal(data)
-            except ArithmeticError:
-                return data
-        return data
+        return _money(data)
     if tp is float and isinstance(data, Decimal):
         return float(data)
     return data

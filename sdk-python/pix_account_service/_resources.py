@@ -81,7 +81,7 @@ _OPERATIONS: Dict[str, Operation] = {
 class LocationResource(SyncResource):
     """The `location` operations."""
 
-    def get(self, location_id: str | int) -> str:
+    def get(self, location_id: str | int | float) -> str:
         """GET /qr/v2/{locationId}: Charge payload (JWS) behind a dynamic BR Code"""
         return str(self._client.request(_OPERATIONS["getLocation"], path={"locationId": location_id}))
 
@@ -135,7 +135,7 @@ class TransactionsResource(SyncResource):
             return decode(self._client.request(_OPERATIONS["listTransactions"], query={"size": size, "status": status, "type": type, "startDate": start_date, "endDate": end_date, "externalId": external_id, "endToEndId": end_to_end_id, "page": cursor}), ListTransactionsResponse)
         return SyncPager(fetch, "page", page)
 
-    def get(self, id: str | int) -> GetTransactionResponse:
+    def get(self, id: str | int | float) -> GetTransactionResponse:
         """GET /api/pix/transaction/{id}: Poll one transaction by numeric id, transactionId or externalId"""
         return decode(self._client.request(_OPERATIONS["getTransaction"], path={"id": id}), GetTransactionResponse)
 
@@ -143,7 +143,7 @@ class TransactionsResource(SyncResource):
 class RefundsResource(SyncResource):
     """The `refunds` operations."""
 
-    def create(self, id: str | int, *, refund_value: Money, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, reason: str | None = None, external_id: str | None = None) -> CreateRefundInResponse:
+    def create(self, id: str | int | float, *, refund_value: Money, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, reason: str | None = None, external_id: str | None = None) -> CreateRefundInResponse:
         """POST /api/pix/refund-in/{id}: Refund a received PIX (refund-in)"""
         return decode(self._client.request(_OPERATIONS["createRefundIn"], path={"id": id}, headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(CreateRefundInBody, {"refund_value": refund_value, "reason": reason, "external_id": external_id})), CreateRefundInResponse)
 
@@ -169,7 +169,7 @@ class WebhooksResource(SyncResource):
         """POST /api/webhooks: Temporarily disabled: answers success false and stores nothing (WEBHOOK_ROUTES_ENABLED=true enables it)"""
         return decode(self._client.request(_OPERATIONS["registerWebhook"]), RegisterWebhookResponse)
 
-    def resend(self, transaction_identifier: str | int, *, url: str | None = None) -> ResendWebhookResponse:
+    def resend(self, transaction_identifier: str | int | float, *, url: str | None = None) -> ResendWebhookResponse:
         """POST /api/resend-webhook/{transactionIdentifier}: Resend a transaction's latest webhook now (to its event's URLs, or once to the given url)"""
         return decode(self._client.request(_OPERATIONS["resendWebhook"], path={"transactionIdentifier": transaction_identifier}, json=encode_object(ResendWebhookBody, {"url": url})), ResendWebhookResponse)
 
@@ -189,7 +189,7 @@ class DictPixResource(SyncResource):
         """POST /dict/pix: Start a PIX transfer to a key (idempotent by x-idempotency-key)"""
         return decode(self._client.request(_OPERATIONS["createDictTransfer"], headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(CreateDictTransferBody, {"pix_key": pix_key, "creditor_document": creditor_document, "priority": priority, "description": description, "expiration": expiration, "payment": payment, "ispb_deny": ispb_deny, "payment_flow": payment_flow}), idempotency_key=idempotency_key), CreateDictTransferResponse)
 
-    def get(self, id: str | int) -> GetDictTransferResponse:
+    def get(self, id: str | int | float) -> GetDictTransferResponse:
         """GET /dict/pix/{id}: A transfer started with POST /dict/pix"""
         return decode(self._client.request(_OPERATIONS["getDictTransfer"], path={"id": id}), GetDictTransferResponse)
 
@@ -197,15 +197,15 @@ class DictPixResource(SyncResource):
 class CobResource(SyncResource):
     """The `cob` operations."""
 
-    def get(self, txid: str | int) -> GetCobResponse:
+    def get(self, txid: str | int | float) -> GetCobResponse:
         """GET /cob/{txid}: Read an immediate charge"""
         return decode(self._client.request(_OPERATIONS["getCob"], path={"txid": txid}), GetCobResponse)
 
-    def put(self, txid: str | int, *, calendario: PutCobBodyCalendario, valor: PutCobBodyValor, chave: str, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, devedor: PutCobBodyDevedor | None = None, solicitacao_pagador: str | None = None, info_adicionais: List[PutCobBodyInfoAdicionaisItem] | None = None) -> PutCobResponse:
+    def put(self, txid: str | int | float, *, calendario: PutCobBodyCalendario, valor: PutCobBodyValor, chave: str, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, devedor: PutCobBodyDevedor | None = None, solicitacao_pagador: str | None = None, info_adicionais: List[PutCobBodyInfoAdicionaisItem] | None = None) -> PutCobResponse:
         """PUT /cob/{txid}: Create an immediate charge"""
         return decode(self._client.request(_OPERATIONS["putCob"], path={"txid": txid}, headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(PutCobBody, {"calendario": calendario, "devedor": devedor, "valor": valor, "chave": chave, "solicitacao_pagador": solicitacao_pagador, "info_adicionais": info_adicionais})), PutCobResponse)
 
-    def patch(self, txid: str | int, *, status: Literal["REMOVIDA_PELO_USUARIO_RECEBEDOR"]) -> PatchCobResponse:
+    def patch(self, txid: str | int | float, *, status: Literal["REMOVIDA_PELO_USUARIO_RECEBEDOR"]) -> PatchCobResponse:
         """PATCH /cob/{txid}: Cancel an immediate charge (status REMOVIDA_PELO_USUARIO_RECEBEDOR)"""
         return decode(self._client.request(_OPERATIONS["patchCob"], path={"txid": txid}, json=encode_object(PatchCobBody, {"status": status})), PatchCobResponse)
 
@@ -213,11 +213,11 @@ class CobResource(SyncResource):
 class DevolucaoResource(SyncResource):
     """The `devolucao` operations."""
 
-    def get(self, e2eid: str | int, id: str | int) -> GetDevolucaoResponse:
+    def get(self, e2eid: str | int | float, id: str | int | float) -> GetDevolucaoResponse:
         """GET /pix/{e2eid}/devolucao/{id}: Look up a refund of a received PIX"""
         return decode(self._client.request(_OPERATIONS["getDevolucao"], path={"e2eid": e2eid, "id": id}), GetDevolucaoResponse)
 
-    def put(self, e2eid: str | int, id: str | int, *, valor: MoneyText, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, natureza: Literal["ORIGINAL", "RETIRADA"] | None = None, descricao: str | None = None) -> PutDevolucaoResponse:
+    def put(self, e2eid: str | int | float, id: str | int | float, *, valor: MoneyText, sandbox_scenario: Literal["success", "pending", "error:insufficient-funds", "error:invalid-pix-key", "error:document-mismatch", "error:account-blocked", "error:duplicate-id", "error:invalid-tax-id", "error:account-closed", "error:order-rejected", "error:payment-expired", "error:settlement-timeout", "error:provider-unavailable"] | str | None = None, natureza: Literal["ORIGINAL", "RETIRADA"] | None = None, descricao: str | None = None) -> PutDevolucaoResponse:
         """PUT /pix/{e2eid}/devolucao/{id}: Ask for a refund of a received PIX"""
         return decode(self._client.request(_OPERATIONS["putDevolucao"], path={"e2eid": e2eid, "id": id}, headers={"x-sandbox-scenario": sandbox_scenario}, json=encode_object(PutDevolucaoBody, {"valor": valor, "natureza": natureza, "descricao": descricao})), PutDevolucaoResponse)
 
@@ -229,7 +229,7 @@ class SandboxResource(SyncResource):
         """POST /sandbox/deposits: An incoming PIX to the account's key with no charge (a confirmed 'Pix in')"""
         return decode(self._client.request(_OPERATIONS["createDeposit"], json=encode_object(CreateDepositBody, {"account_id": account_id, "value": value, "amount": amount, "payer": payer})), CreateDepositResponse)
 
-    def refund_payout(self, transaction_id: str | int, *, amount: Money, account_id: int | None = None) -> RefundPayoutResponse:
+    def refund_payout(self, transaction_id: str | int | float, *, amount: Money, account_id: int | None = None) -> RefundPayoutResponse:
         """POST /sandbox/payouts/{transactionId}/refund: The receiving bank returns part or all of a payout: a 'Refund out' (CREDIT)"""
         return decode(self._client.request(_OPERATIONS["refundPayout"], path={"transactionId": transaction_id}, json=encode_object(RefundPayoutBody, {"account_id": account_id, "amount": amount})), RefundPayoutResponse)
 
@@ -241,7 +241,7 @@ class SandboxResource(SyncResource):
         """POST /sandbox/clock/advance: Move the service clock forward; what falls due (expiries, settlements, retries) then happens"""
         return decode(self._client.request(_OPERATIONS["advanceClock"], json=encode_object(AdvanceClockBody, {"seconds": seconds})), AdvanceClockResponse)
 
-    def pay_charge(self, id: str | int, *, account_id: int | None = None, amount: Money | None = None, payer: PayChargeBodyPayer | None = None) -> PayChargeResponse:
+    def pay_charge(self, id: str | int | float, *, account_id: int | None = None, amount: Money | None = None, payer: PayChargeBodyPayer | None = None) -> PayChargeResponse:
         """POST /sandbox/charges/{id}/pay: Pay a charge as a simulated payer"""
         return decode(self._client.request(_OPERATIONS["payCharge"], path={"id": id}, json=encode_object(PayChargeBody, {"account_id": account_id, "amount": amount, "payer": payer})), PayChargeResponse)
 
@@ -249,7 +249,7 @@ class SandboxResource(SyncResource):
         """POST /sandbox/med: Another bank opens a MED against a received PIX (the disputed amount is blocked as a precaution)"""
         return decode(self._client.request(_OPERATIONS["openMed"], json=encode_object(OpenMedBody, {"account_id": account_id, "end_to_end_id": end_to_end_id, "cause": cause, "description": description, "amount": amount})), OpenMedResponse)
 
-    def transition_med(self, id: str | int, *, to: Literal["OPEN", "RECEIVED", "CANCELLED", "ANALYZED"], account_id: int | None = None, analysis_result: Literal["APPROVED", "REJECTED"] | None = None, analysis_details: str | None = None) -> TransitionMedResponse:
+    def transition_med(self, id: str | int | float, *, to: Literal["OPEN", "RECEIVED", "CANCELLED", "ANALYZED"], account_id: int | None = None, analysis_result: Literal["APPROVED", "REJECTED"] | None = None, analysis_details: str | None = None) -> TransitionMedResponse:
         """POST /sandbox/med/{id}/transition: Move a MED: OPEN -> RECEIVED -> ANALYZED (APPROVED refunds, REJECTED releases); OPEN|RECEIVED -> CANCELLED"""
         return decode(self._client.request(_OPERATIONS["transitionMed"], path={"id": id}, json=encode_object(TransitionMedBody, {"account_id": account_id, "to": to, "analysis_result": analysis_result, "analysis_details": analysis_details})), TransitionMedResponse)
 
@@ -289,7 +289,7 @@ class PixOperations(SyncResource):
 class AdminLocationResource(SyncResource):
     """The `location` operations."""
 
-    def get(self, location_id: str | int) -> str:
+    def get(self, location_id: str | int | float) -> str:
         """GET /qr/v2/{locationId}: Charge payload (JWS) behind a dynamic BR Code"""
         return str(self._client.request(_OPERATIONS["getLocation"], path={"locationId": location_id}))
 
@@ -315,7 +315,7 @@ class AdminAccountsResource(SyncResource):
         """POST /admin/accounts: Create an account (with a random EVP key)"""
         return decode(self._client.request(_OPERATIONS["createAccount"], json=encode_object(CreateAccountBody, {"name": name, "document": document, "type": type})), CreateAccountResponse)
 
-    def get(self, id: str | int) -> GetAccountResponse:
+    def get(self, id: str | int | float) -> GetAccountResponse:
         """GET /admin/accounts/{id}: An account with its balance, limits and fees"""
         return decode(self._client.request(_OPERATIONS["getAccount"], path={"id": id}), GetAccountResponse)
 
@@ -323,11 +323,11 @@ class AdminAccountsResource(SyncResource):
 class AdminCertificateResource(SyncResource):
     """The `certificate` operations."""
 
-    def register(self, id: str | int, *, pem: str | None = None) -> RegisterCertificateResponse:
+    def register(self, id: str | int | float, *, pem: str | None = None) -> RegisterCertificateResponse:
         """POST /admin/accounts/{id}/certificates: Link a client certificate: register a PEM, or send {} to have a key and certificate made"""
         return decode(self._client.request(_OPERATIONS["registerCertificate"], path={"id": id}, json=encode_object(RegisterCertificateBody, {"pem": pem})), RegisterCertificateResponse)
 
-    def revoke(self, fingerprint: str | int) -> None:
+    def revoke(self, fingerprint: str | int | float) -> None:
         """DELETE /admin/certificates/{fingerprint}: Revoke a certificate (token requests with it then get PUB_CERT_NOT_REGISTERED)"""
         self._client.request(_OPERATIONS["revokeCertificate"], path={"fingerprint": fingerprint})
 
@@ -335,17 +335,17 @@ class AdminCertificateResource(SyncResource):
 class AdminCredentialsResource(SyncResource):
     """The `credentials` operations."""
 
-    def list(self, id: str | int, *, page_size: int | None = None, page: int | None = None) -> SyncPager[ListCredentialsResponse, ListCredentialsResponseDataItem]:
+    def list(self, id: str | int | float, *, page_size: int | None = None, page: int | None = None) -> SyncPager[ListCredentialsResponse, ListCredentialsResponseDataItem]:
         """GET /admin/accounts/{id}/credentials: The account's OAuth client credentials, newest first (never a secret: only its hash is kept)"""
         def fetch(cursor: str | int | None) -> ListCredentialsResponse:
             return decode(self._client.request(_OPERATIONS["listCredentials"], path={"id": id}, query={"pageSize": page_size, "page": cursor}), ListCredentialsResponse)
         return SyncPager(fetch, "page", page)
 
-    def create(self, id: str | int, *, client_secret: str | None = None, scopes: List[Literal["pix:read", "pix:write", "balance:read", "webhook:read", "webhook:write"]] | None = None) -> CreateCredentialsResponse:
+    def create(self, id: str | int | float, *, client_secret: str | None = None, scopes: List[Literal["pix:read", "pix:write", "balance:read", "webhook:read", "webhook:write"]] | None = None) -> CreateCredentialsResponse:
         """POST /admin/accounts/{id}/credentials: Create OAuth client credentials (the secret is shown only in this answer)"""
         return decode(self._client.request(_OPERATIONS["createCredentials"], path={"id": id}, json=encode_object(CreateCredentialsBody, {"client_secret": client_secret, "scopes": scopes})), CreateCredentialsResponse)
 
-    def revoke(self, id: str | int, client_id: str | int) -> None:
+    def revoke(self, id: str | int | float, client_id: str | int | float) -> None:
         """DELETE /admin/accounts/{id}/credentials/{clientId}: Revoke one of the account's credentials: new tokens are refused and the ones it got stop working at once, on every instance"""
         self._client.request(_OPERATIONS["revokeCredential"], path={"id": id, "clientId": client_id})
 
@@ -353,7 +353,7 @@ class AdminCredentialsResource(SyncResource):
 class AdminLimitsResource(SyncResource):
     """The `limits` operations."""
 
-    def update(self, id: str | int, *, per_transaction: Money | None = None, daily: Money | None = None, nightly: Money | None = None) -> UpdateLimitsResponse:
+    def update(self, id: str | int | float, *, per_transaction: Money | None = None, daily: Money | None = None, nightly: Money | None = None) -> UpdateLimitsResponse:
         """PATCH /admin/accounts/{id}/limits: Set cash-out limits (BRL): per transaction, per calendar day, per night"""
         return decode(self._client.request(_OPERATIONS["updateLimits"], path={"id": id}, json=encode_object(UpdateLimitsBody, {"per_transaction": per_transaction, "daily": daily, "nightly": nightly})), UpdateLimitsResponse)
 
@@ -361,7 +361,7 @@ class AdminLimitsResource(SyncResource):
 class AdminFeesResource(SyncResource):
     """The `fees` operations."""
 
-    def update(self, id: str | int, *, cash_in: UpdateFeesBodyCashIn | None = None, cash_out: UpdateFeesBodyCashOut | None = None) -> UpdateFeesResponse:
+    def update(self, id: str | int | float, *, cash_in: UpdateFeesBodyCashIn | None = None, cash_out: UpdateFeesBodyCashOut | None = None) -> UpdateFeesResponse:
         """PATCH /admin/accounts/{id}/fees: Set fees: fixed BRL plus a percent of the amount, rounded half-up to the cent"""
         return decode(self._client.request(_OPERATIONS["updateFees"], path={"id": id}, json=encode_object(UpdateFeesBody, {"cash_in": cash_in, "cash_out": cash_out})), UpdateFeesResponse)
 
@@ -369,7 +369,7 @@ class AdminFeesResource(SyncResource):
 class AdminSplitFrequencyResource(SyncResource):
     """The `split_frequency` operations."""
 
-    def update(self, id: str | int, *, frequency: Literal["IMMEDIATE", "HOURLY", "DAILY"]) -> UpdateSplitFrequencyResponse:
+    def update(self, id: str | int | float, *, frequency: Literal["IMMEDIATE", "HOURLY", "DAILY"]) -> UpdateSplitFrequencyResponse:
         """PATCH /admin/accounts/{id}/split-frequency: Set when the account's non-immediate split shares are paid"""
         return decode(self._client.request(_OPERATIONS["updateSplitFrequency"], path={"id": id}, json=encode_object(UpdateSplitFrequencyBody, {"frequency": frequency})), UpdateSplitFrequencyResponse)
 
@@ -377,11 +377,11 @@ class AdminSplitFrequencyResource(SyncResource):
 class AdminAccountWebhooksResource(SyncResource):
     """The `account_webhooks` operations."""
 
-    def list(self, id: str | int) -> ListAccountWebhooksResponse:
+    def list(self, id: str | int | float) -> ListAccountWebhooksResponse:
         """GET /admin/accounts/{id}/webhooks: The account's webhook registrations (active, and those a 410 answer disabled)"""
         return decode(self._client.request(_OPERATIONS["listAccountWebhooks"], path={"id": id}), ListAccountWebhooksResponse)
 
-    def register(self, id: str | int, *, event_type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"], url: str, headers: List[RegisterAccountWebhookBodyHeadersItem] | None = None) -> RegisterAccountWebhookResponse:
+    def register(self, id: str | int | float, *, event_type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"], url: str, headers: List[RegisterAccountWebhookBodyHeadersItem] | None = None) -> RegisterAccountWebhookResponse:
         """POST /admin/accounts/{id}/webhooks: Register a webhook URL for one of the account's events (same URL again: new headers and version)"""
         return decode(self._client.request(_OPERATIONS["registerAccountWebhook"], path={"id": id}, json=encode_object(RegisterAccountWebhookBody, {"event_type": event_type, "url": url, "headers": headers})), RegisterAccountWebhookResponse)
 
@@ -389,7 +389,7 @@ class AdminAccountWebhooksResource(SyncResource):
 class AdminWebhookResource(SyncResource):
     """The `webhook` operations."""
 
-    def delete(self, id: str | int) -> None:
+    def delete(self, id: str | int | float) -> None:
         """DELETE /admin/webhooks/{id}: Delete a webhook registration (its pending deliveries are cancelled)"""
         self._client.request(_OPERATIONS["deleteWebhook"], path={"id": id})
 
@@ -397,11 +397,11 @@ class AdminWebhookResource(SyncResource):
 class AdminWebhookSecretResource(SyncResource):
     """The `webhook_secret` operations."""
 
-    def get(self, id: str | int) -> GetWebhookSecretResponse:
+    def get(self, id: str | int | float) -> GetWebhookSecretResponse:
         """GET /admin/accounts/{id}/webhook-secret: The account's webhook signing secret (whsec_...), created on first request"""
         return decode(self._client.request(_OPERATIONS["getWebhookSecret"], path={"id": id}), GetWebhookSecretResponse)
 
-    def rotate(self, id: str | int) -> RotateWebhookSecretResponse:
+    def rotate(self, id: str | int | float) -> RotateWebhookSecretResponse:
         """POST /admin/accounts/{id}/webhook-secret/rotate: Rotate the account's webhook signing secret: until previousSecretValidUntil every delivery is signed by both secrets (two v1 signatures), then by the new one only"""
         return decode(self._client.request(_OPERATIONS["rotateWebhookSecret"], path={"id": id}), RotateWebhookSecretResponse)
 
@@ -415,7 +415,7 @@ class AdminSuspenseResource(SyncResource):
             return decode(self._client.request(_OPERATIONS["listSuspense"], query={"status": status, "pageSize": page_size, "size": size, "page": cursor}), ListSuspenseResponse)
         return SyncPager(fetch, "page", page)
 
-    def assign(self, id: str | int, *, account_id: int) -> AssignSuspenseResponse:
+    def assign(self, id: str | int | float, *, account_id: int) -> AssignSuspenseResponse:
         """POST /admin/network/suspense/{id}/assign: Assigns money held in suspense to an account: a received PIX ("Pix in", cash_in webhook); 409 when already assigned"""
         return decode(self._client.request(_OPERATIONS["assignSuspense"], path={"id": id}, json=encode_object(AssignSuspenseBody, {"account_id": account_id})), AssignSuspenseResponse)
 
@@ -445,17 +445,17 @@ class AdminOperatorsResource(SyncResource):
 class AdminMembersResource(SyncResource):
     """The `members` operations."""
 
-    def list(self, id: str | int, *, page_size: int | None = None, page: int | None = None) -> SyncPager[ListMembersResponse, ListMembersResponseDataItem]:
+    def list(self, id: str | int | float, *, page_size: int | None = None, page: int | None = None) -> SyncPager[ListMembersResponse, ListMembersResponseDataItem]:
         """GET /admin/accounts/{id}/members: The account's portal members (invited or active), oldest first"""
         def fetch(cursor: str | int | None) -> ListMembersResponse:
             return decode(self._client.request(_OPERATIONS["listMembers"], path={"id": id}, query={"pageSize": page_size, "page": cursor}), ListMembersResponse)
         return SyncPager(fetch, "page", page)
 
-    def invite(self, id: str | int, *, email: str) -> InviteMemberResponse:
+    def invite(self, id: str | int | float, *, email: str) -> InviteMemberResponse:
         """POST /admin/accounts/{id}/members: Invite a member of the account to the portal: a one-time link (72 h) where they set a password"""
         return decode(self._client.request(_OPERATIONS["inviteMember"], path={"id": id}, json=encode_object(InviteMemberBody, {"email": email})), InviteMemberResponse)
 
-    def remove(self, id: str | int, member_id: str | int) -> None:
+    def remove(self, id: str | int | float, member_id: str | int | float) -> None:
         """DELETE /admin/accounts/{id}/members/{memberId}: Remove a member from the account: their portal sessions end at once and their invitation link stops working"""
         self._client.request(_OPERATIONS["removeMember"], path={"id": id, "memberId": member_id})
 
@@ -463,7 +463,7 @@ class AdminMembersResource(SyncResource):
 class AdminWebhookDeliveriesResource(SyncResource):
     """The `webhook_deliveries` operations."""
 
-    def list(self, id: str | int, *, status: Literal["delivered", "failed"] | None = None, event: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"] | None = None, page_size: int | None = None, page: int | None = None) -> SyncPager[ListWebhookDeliveriesResponse, ListWebhookDeliveriesResponseDataItem]:
+    def list(self, id: str | int | float, *, status: Literal["delivered", "failed"] | None = None, event: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"] | None = None, page_size: int | None = None, page: int | None = None) -> SyncPager[ListWebhookDeliveriesResponse, ListWebhookDeliveriesResponseDataItem]:
         """GET /admin/accounts/{id}/webhook-deliveries: The account's webhook delivery attempts, newest first: event, transaction, URL, status code, duration, attempt number and next attempt"""
         def fetch(cursor: str | int | None) -> ListWebhookDeliveriesResponse:
             return decode(self._client.request(_OPERATIONS["listWebhookDeliveries"], path={"id": id}, query={"status": status, "event": event, "pageSize": page_size, "page": cursor}), ListWebhookDeliveriesResponse)
@@ -473,7 +473,7 @@ class AdminWebhookDeliveriesResource(SyncResource):
 class AdminTestWebhookResource(SyncResource):
     """The `test_webhook` operations."""
 
-    def send(self, id: str | int, *, event: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]) -> SendTestWebhookResponse:
+    def send(self, id: str | int | float, *, event: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]) -> SendTestWebhookResponse:
         """POST /admin/accounts/{id}/webhooks/test: Send a test event to the account's active URLs for that event, signed like a real delivery (metadata.test: true), once, and answer each attempt"""
         return decode(self._client.request(_OPERATIONS["sendTestWebhook"], path={"id": id}, json=encode_object(SendTestWebhookBody, {"event": event})), SendTestWebhookResponse)
 
@@ -493,7 +493,7 @@ class AdminSandboxResource(SyncResource):
         """POST /sandbox/deposits: An incoming PIX to the account's key with no charge (a confirmed 'Pix in')"""
         return decode(self._client.request(_OPERATIONS["createDeposit"], json=encode_object(CreateDepositBody, {"account_id": account_id, "value": value, "amount": amount, "payer": payer})), CreateDepositResponse)
 
-    def refund_payout(self, transaction_id: str | int, *, amount: Money, account_id: int | None = None) -> RefundPayoutResponse:
+    def refund_payout(self, transaction_id: str | int | float, *, amount: Money, account_id: int | None = None) -> RefundPayoutResponse:
         """POST /sandbox/payouts/{transactionId}/refund: The receiving bank returns part or all of a payout: a 'Refund out' (CREDIT)"""
         return decode(self._client.request(_OPERATIONS["refundPayout"], path={"transactionId": transaction_id}, json=encode_object(RefundPayoutBody, {"account_id": account_id, "amount": amount})), RefundPayoutResponse)
 
@@ -505,7 +505,7 @@ class AdminSandboxResource(SyncResource):
         """POST /sandbox/clock/advance: Move the service clock forward; what falls due (expiries, settlements, retries) then happens"""
         return decode(self._client.request(_OPERATIONS["advanceClock"], json=encode_object(AdvanceClockBody, {"seconds": seconds})), AdvanceClockResponse)
 
-    def pay_charge(self, id: str | int, *, account_id: int | None = None, amount: Money | None = None, payer: PayChargeBodyPayer | None = None) -> PayChargeResponse:
+    def pay_charge(self, id: str | int | float, *, account_id: int | None = None, amount: Money | None = None, payer: PayChargeBodyPayer | None = None) -> PayChargeResponse:
         """POST /sandbox/charges/{id}/pay: Pay a charge as a simulated payer"""
         return decode(self._client.request(_OPERATIONS["payCharge"], path={"id": id}, json=encode_object(PayChargeBody, {"account_id": account_id, "amount": amount, "payer": payer})), PayChargeResponse)
 
@@ -513,7 +513,7 @@ class AdminSandboxResource(SyncResource):
         """POST /sandbox/med: Another bank opens a MED against a received PIX (the disputed amount is blocked as a precaution)"""
         return decode(self._client.request(_OPERATIONS["openMed"], json=encode_object(OpenMedBody, {"account_id": account_id, "end_to_end_id": end_to_end_id, "cause": cause, "description": description, "amount": amount})), OpenMedResponse)
 
-    def transition_med(self, id: str | int, *, to: Literal["OPEN", "RECEIVED", "CANCELLED", "ANALYZED"], account_id: int | None = None, analysis_result: Literal["APPROVED", "REJECTED"] | None = None, analysis_details: str | None = None) -> TransitionMedResponse:
+    def transition_med(self, id: str | int | float, *, to: Literal["OPEN", "RECEIVED", "CANCELLED", "ANALYZED"], account_id: int | None = None, analysis_result: Literal["APPROVED", "REJECTED"] | None = None, analysis_details: str | None = None) -> TransitionMedResponse:
         """POST /sandbox/med/{id}/transition: Move a MED: OPEN -> RECEIVED -> ANALYZED (APPROVED refunds, REJECTED releases); OPEN|RECEIVED -> CANCELLED"""
         return decode(self._client.request(_OPERATIONS["transitionMed"], path={"id": id}, json=encode_object(TransitionMedBody, {"account_id": account_id, "to": to, "analysis_result": analysis_result, "analysis_details": analysis_details})), TransitionMedResponse)
 

@@ -423,7 +423,7 @@ function methodSource(op: Operation, isAsync: boolean): string {
   const others = op.params.filter((p) => p.where !== 'path' && !(op.paging && p.where === 'query' && p.wire === op.paging.cursor));
   const cursorParam = op.paging ? op.params.find((p) => p.where === 'query' && p.wire === op.paging!.cursor) : undefined;
   // A path segment: an id is as good as an int or a str.
-  const args = ['self', ...path.map((p) => `${p.py}: ${['Any', 'str', 'int', 'float'].includes(p.annotation) ? 'str | int' : p.annotation}`)];
+  const args = ['self', ...path.map((p) => `${p.py}: ${['Any', 'str', 'int', 'float'].includes(p.annotation) ? 'str | int | float' : p.annotation}`)];
   const keyword = [
     ...others.filter((p) => p.required).map((p) => `${p.py}: ${p.annotation}`),
     ...others.filter((p) => !p.required).map((p) => `${p.py}: ${optional(p.annotation)} = None`),

@@ -54,6 +54,7 @@ def test_a_call_sends_the_token_and_the_certificate_and_answers_a_model_with_dec
     balance = client.balance.get()
     assert isinstance(balance, GetBalanceResponse)
     assert balance.net_balance == Decimal("100.5") and isinstance(balance.net_balance, Decimal)
+    assert str(balance.net_balance) == "100.50"  # cents, as the API means them
     assert balance.blocked_balance == Decimal(0) and isinstance(balance.blocked_balance, Decimal)
     (token_request,) = fake.sent("POST /api/auth/token")
     assert Fake.json(token_request) == {"clientId": "client-1", "clientSecret": "secret-1"}
