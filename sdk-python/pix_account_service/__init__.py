@@ -8,7 +8,7 @@
 from . import models
 from ._base import RetryPolicy
 from ._clients import AdminClient, AsyncPixClient, PixClient
-from ._core import AsyncPager, SyncPager
+from ._core import AsyncPager, ServerSentEvent, SyncPager
 from .errors import (
     AccountSuspendedError,
     ApiError,
@@ -50,6 +50,7 @@ __all__ = [
     "RateLimitError",
     "RetryPolicy",
     "ServerError",
+    "ServerSentEvent",
     "ServiceUnavailableError",
     "SyncPager",
     "UnprocessableEntityError",

@@ -17,7 +17,7 @@ import ssl
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Self
@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 import httpx
 
-from ._core import Operation, dump_json, parse_json
+from ._core import Operation, ServerSentEvent, SseParser, dump_json, parse_json
 from .errors import ApiError, NetworkError, error_from_answer
 
 #: Renew a token this long before it expires, so no call carries a token about to lapse.
@@ -302,6 +302,30 @@ class _SyncTransport:
                 return answer
         return _result(operation, response)
 
+    def stream(
+        self,
+        operation: Operation,
+        *,
+        path: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+        headers: Mapping[str, Any] | None = None,
+    ) -> Iterator[ServerSentEvent]:
+        """The events of a ``text/event-stream`` operation as they come (no retry: resume with the last id)."""
+        prepared = prepare(operation, self._kinds, path=path, query=query, headers=headers, json=None, form=None, idempotency_key=None)
+        sent = {**prepared.headers, "accept": "text/event-stream", **self._authorization(prepared.auth)}
+        try:
+            with self._http.stream(prepared.method, prepared.url, params=tuple(prepared.params), headers=sent, content=prepared.content) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    _raise_for(response)
+                parser = SseParser()
+                for line in response.iter_lines():
+                    event = parser.feed(line)
+                    if event is not None:
+                        yield event
+        except httpx.TransportError as error:
+            raise NetworkError(f"{prepared.method} {prepared.url} failed: {error!r}") from error
+
     def close(self) -> None:
         self._http.close()
 
@@ -368,6 +392,29 @@ class _AsyncTransport:
             if answer is not None:
                 return answer
         return _result(operation, response)
+
+    async def stream(
+        self,
+        operation: Operation,
+        *,
+        path: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+        headers: Mapping[str, Any] | None = None,
+    ) -> AsyncIterator[ServerSentEvent]:
+        prepared = prepare(operation, self._kinds, path=path, query=query, headers=headers, json=None, form=None, idempotency_key=None)
+        sent = {**prepared.headers, "accept": "text/event-stream", **(await self._authorization(prepared.auth))}
+        try:
+            async with self._http.stream(prepared.method, prepared.url, params=tuple(prepared.params), headers=sent, content=prepared.content) as response:
+                if response.status_code >= 400:
+                    await response.aread()
+                    _raise_for(response)
+                parser = SseParser()
+                async for line in response.aiter_lines():
+                    event = parser.feed(line)
+                    if event is not None:
+                        yield event
+        except httpx.TransportError as error:
+            raise NetworkError(f"{prepared.method} {prepared.url} failed: {error!r}") from error
 
     async def aclose(self) -> None:
         await self._http.aclose()

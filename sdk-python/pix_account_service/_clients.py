@@ -87,7 +87,7 @@ class AdminClient(BaseAdminClient, _s.AdminOperations):
     location: _s.AdminLocationResource
     token: _s.AdminTokenResource
     accounts: _s.AdminAccountsResource
-    certificate: _s.AdminCertificateResource
+    certificates: _s.AdminCertificatesResource
     credentials: _s.AdminCredentialsResource
     limits: _s.AdminLimitsResource
     fees: _s.AdminFeesResource
@@ -108,7 +108,7 @@ class AdminClient(BaseAdminClient, _s.AdminOperations):
         self.location = _s.AdminLocationResource(self)
         self.token = _s.AdminTokenResource(self)
         self.accounts = _s.AdminAccountsResource(self)
-        self.certificate = _s.AdminCertificateResource(self)
+        self.certificates = _s.AdminCertificatesResource(self)
         self.credentials = _s.AdminCredentialsResource(self)
         self.limits = _s.AdminLimitsResource(self)
         self.fees = _s.AdminFeesResource(self)

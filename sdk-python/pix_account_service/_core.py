@@ -34,7 +34,7 @@ class Operation:
     method: str
     path: str
     security: tuple[str, ...]
-    result: Literal["json", "text", "empty"]
+    result: Literal["json", "text", "empty", "events"]
     #: The route takes ``x-idempotency-key``: one is generated per call when not given, so a retry is safe.
     idempotency_key: bool = False
     #: Where the body's ``externalId`` is: when present, the service refuses a second use of it, so a retry cannot act twice.
@@ -297,9 +297,63 @@ def dump_json(value: Any) -> bytes:
     return "".join(parts).encode("utf-8")
 
 
+# ---- Server-sent events ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ServerSentEvent:
+    """One event of a ``text/event-stream`` answer: its ``id`` (resume with it as ``last_event_id``), its
+    ``event`` name and its ``data`` (``json()`` parses it, amounts as Decimal)."""
+
+    id: str | None
+    event: str | None
+    data: str
+
+    def json(self) -> Any:
+        return parse_json(self.data)
+
+
+class SseParser:
+    """The text/event-stream format, line by line: ``:`` lines are comments (heartbeats), a blank line ends an event."""
+
+    def __init__(self) -> None:
+        self._id: str | None = None
+        self._event: str | None = None
+        self._data: list[str] = []
+
+    def feed(self, line: str) -> ServerSentEvent | None:
+        line = line.rstrip("\r\n")  # httpx 0.23 keeps the line ending, newer httpx does not
+        if not line:
+            if not self._data:
+                self._event = None
+                return None
+            event = ServerSentEvent(self._id, self._event, "\n".join(self._data))
+            self._event, self._data = None, []
+            return event
+        if line.startswith(":"):
+            return None
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":
+            self._data.append(value)
+        elif name == "event":
+            self._event = value
+        elif name == "id" and "\0" not in value:
+            self._id = value
+        return None
+
+
 # ---- Resources and pages ----------------------------------------------------------------------------
 
 class SyncRequester(Protocol):
+    def stream(
+        self,
+        operation: Operation,
+        *,
+        path: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+        headers: Mapping[str, Any] | None = None,
+    ) -> Iterator[ServerSentEvent]: ...
+
     def request(
         self,
         operation: Operation,
@@ -314,6 +368,15 @@ class SyncRequester(Protocol):
 
 
 class AsyncRequester(Protocol):
+    def stream(
+        self,
+        operation: Operation,
+        *,
+        path: Mapping[str, Any] | None = None,
+        query: Mapping[str, Any] | None = None,
+        headers: Mapping[str, Any] | None = None,
+    ) -> AsyncIterator[ServerSentEvent]: ...
+
     async def request(
         self,
         operation: Operation,

@@ -31,6 +31,10 @@ const NAMED: Record<string, [resource: string, method: string]> = {
   'GET /api/webhooks': ['webhooks', 'list'],
   'DELETE /api/webhooks/{id}': ['webhooks', 'delete'],
   'POST /api/resend-webhook/{transactionIdentifier}': ['webhooks', 'resend'],
+  // Section 8 adds GET .../certificates: the three certificate routes are one resource from now on.
+  'POST /admin/accounts/{id}/certificates': ['certificates', 'register'],
+  'GET /admin/accounts/{id}/certificates': ['certificates', 'list'],
+  'DELETE /admin/certificates/{fingerprint}': ['certificates', 'revoke'],
   'POST /dict/pix': ['dict_pix', 'create'],
   'GET /dict/pix/{id}': ['dict_pix', 'get'],
 };
@@ -255,7 +259,7 @@ interface Operation {
   idempotencyKey: boolean;
   externalIdPath: string[] | undefined;
   answerFields: string[];
-  result: { kind: 'json'; annotation: string } | { kind: 'text' } | { kind: 'empty' };
+  result: { kind: 'json'; annotation: string } | { kind: 'text' } | { kind: 'empty' } | { kind: 'events' };
   paging: { cursor: 'page' | 'after'; item: string } | undefined;
 }
 
@@ -337,7 +341,8 @@ function collectOperations(document: Schema, models: Models): Operation[] {
       let result: Operation['result'] = { kind: 'empty' };
       let paging: Operation['paging'];
       const responseJson = success?.content?.['application/json']?.schema as Schema | undefined;
-      if (responseJson) {
+      if (success?.content?.['text/event-stream']) result = { kind: 'events' };
+      else if (responseJson) {
         const annotation = models.type(responseJson, `${hint}Response`, 'out');
         result = { kind: 'json', annotation };
         const resolved = models.resolved(responseJson);
@@ -438,10 +443,11 @@ function methodSource(op: Operation, isAsync: boolean): string {
   if (op.paging) returns = `${isAsync ? 'AsyncPager' : 'SyncPager'}[${op.result.kind === 'json' ? op.result.annotation : 'Any'}, ${op.paging.item}]`;
   else if (op.result.kind === 'json') returns = op.result.annotation;
   else if (op.result.kind === 'text') returns = 'str';
+  else if (op.result.kind === 'events') returns = `${isAsync ? 'AsyncIterator' : 'Iterator'}[ServerSentEvent]`;
   else returns = 'None';
 
   const lines: string[] = [];
-  const signature = `    ${isAsync && !op.paging ? 'async ' : ''}def ${op.name}(${args.join(', ')}) -> ${returns}:`;
+  const signature = `    ${isAsync && !op.paging && op.result.kind !== 'events' ? 'async ' : ''}def ${op.name}(${args.join(', ')}) -> ${returns}:`;
   lines.push(signature);
   lines.push(`        ${pyDocstring(`${op.method} ${op.path}${op.summary ? `: ${op.summary}` : ''}`)}`);
   const dict = (items: Param[]) => `{${items.map((p) => `${pyString(p.wire)}: ${p.py}`).join(', ')}}`;
@@ -465,6 +471,11 @@ function methodSource(op: Operation, isAsync: boolean): string {
     lines.push(`        return ${isAsync ? 'AsyncPager' : 'SyncPager'}(fetch, ${pyString(cursorWire)}, ${cursorParam!.py})`);
   } else {
     if (query.length) call.push(`query=${dict(query)}`);
+    if (op.result.kind === 'events') {
+      // A stream: events as they come, read while the caller iterates (no body, no retry).
+      lines.push(`        return self._client.stream(${call.filter((c) => !c.startsWith('json=') && !c.startsWith('form=') && !c.startsWith('idempotency_key=')).join(', ')})`);
+      return lines.join('\n');
+    }
     const request = `${isAsync ? 'await ' : ''}self._client.request(${call.join(', ')})`;
     if (op.result.kind === 'json') lines.push(`        return ${decodeCall(request, op.result.annotation)}`);
     else if (op.result.kind === 'text') lines.push(`        return str(${request})`);
@@ -515,8 +526,8 @@ function resourcesModule(operations: Operation[], isAsync: boolean, modelNames: 
     HEADER,
     'from __future__ import annotations\n',
     'from decimal import Decimal',
-    'from typing import Any, Dict, List, Literal, Mapping, cast\n',
-    `from ._core import ${isAsync ? 'AsyncPager, AsyncResource' : 'SyncPager, SyncResource'}, Operation, decode, decode_as, encode, encode_object`,
+    `from typing import ${isAsync ? 'Any, AsyncIterator' : 'Any, Iterator'}, Dict, List, Literal, Mapping, cast\n`,
+    `from ._core import ${isAsync ? 'AsyncPager, AsyncResource' : 'SyncPager, SyncResource'}, Operation, ServerSentEvent, decode, decode_as, encode, encode_object`,
     `from .models import ${['Money', 'MoneyText', ...modelNames].join(', ')}  # noqa: F401`,
     '',
     `__all__ = [${names.map(pyString).join(', ')}]\n`,

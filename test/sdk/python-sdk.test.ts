@@ -44,9 +44,20 @@ describe('the Python SDK (sdk-python/pix_account_service) generated from /openap
         responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { type: 'object', required: ['id', 'createdAt'], properties: { id: { type: 'string' }, createdAt: { type: 'string' } } } }, metadata: { type: 'object', properties: { hasMore: { type: 'boolean' } } } } } } } } },
       },
     };
+    changed.paths['/api/events/stream'] = {
+      get: {
+        operationId: 'streamEvents',
+        tags: ['events'],
+        security: [{ bearer: ['webhook:read'] }],
+        parameters: [{ in: 'query', name: 'type', schema: { type: 'string' } }, { in: 'header', name: 'Last-Event-ID', schema: { type: 'string' } }],
+        responses: { 200: { description: 'events', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+      },
+    };
     changed.paths['/api/balance'].get.responses['200'].content['application/json'].schema.properties.reservedBalance = { type: 'number', format: 'money' };
     const regenerated = pythonFromDocument(changed);
     expect(regenerated['_resources.py']).toMatch(/class EventsResource\(SyncResource\):[\s\S]*?    def list\(self, \*, after: str \| None = None\) -> SyncPager\[ListEventsResponse, ListEventsResponseDataItem\]:/);
+    expect(regenerated['_resources.py']).toContain('    def stream(self, *, type: str | None = None, last_event_id: str | None = None) -> Iterator[ServerSentEvent]:');
+    expect(regenerated['_async_resources.py']).toContain('    def stream(self, *, type: str | None = None, last_event_id: str | None = None) -> AsyncIterator[ServerSentEvent]:');
     expect(regenerated['_clients.py']).toContain('        self.events = _s.EventsResource(self)');
     expect(regenerated['models.py']).toMatch(/class GetBalanceResponse:[\s\S]*?    reserved_balance: Decimal \| None = None/);
   }, 180_000);

@@ -123,8 +123,8 @@ class Sandbox:
         """A new account with its certificate and credentials, funded by a PIX from another bank when asked."""
         self._seq += 1
         created = self.admin.accounts.create(name=f"Conta Python {self._seq}", document=cpf(int(uuid.uuid4().int % 10**9)))
-        certificate = self.admin.certificate.register(str(created.id))
-        credentials = self.admin.credentials.create(str(created.id))
+        certificate = self.admin.certificates.register(created.id)
+        credentials = self.admin.credentials.create(created.id)
         assert certificate.certificate_pem is not None
         account = Account(int(created.id), created.pix_key, credentials.client_id, credentials.client_secret, certificate.certificate_pem)
         if funds is not None:
