@@ -65,9 +65,9 @@ class Account:
 
 
 class Sandbox:
-    def __init__(self) -> None:
+    def __init__(self, extra_env: dict[str, str] | None = None, scheme: str = "http", verify: bool | str = True) -> None:
         self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.base_url = f"{scheme}://127.0.0.1:{self.port}"
         self.admin_token = "py-sdk-" + secrets.token_urlsafe(24)
         self.lines: list[str] = []
         env = {
@@ -79,6 +79,7 @@ class Sandbox:
             "ADMIN_TOKEN": self.admin_token,
             "LOG_LEVEL": "warn",
             "NODE_ENV": "development",
+            **(extra_env or {}),
         }
         tsx = REPO / "node_modules" / ".bin" / "tsx"
         self.process = subprocess.Popen(
@@ -87,7 +88,8 @@ class Sandbox:
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self.admin = AdminClient(self.base_url, self.admin_token)
+        self.verify = verify
+        self.admin = AdminClient(self.base_url, self.admin_token, verify=verify)
         self._seq = 0
 
     def _read(self) -> None:
@@ -102,7 +104,7 @@ class Sandbox:
                 raise RuntimeError("the sandbox exited:\n" + "\n".join(self.lines[-40:]))
             if any("Get an access token" in line for line in self.lines):
                 try:
-                    if httpx.get(self.base_url + "/ready", timeout=5).status_code == 200:
+                    if httpx.get(self.base_url + "/ready", timeout=5, verify=self.verify).status_code == 200:
                         return
                 except httpx.TransportError:
                     pass
