@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal
 from typing import Any
 
 import httpx
 import pytest
 
-import time
 from pix_account_service import (
     AdminClient,
     ApiError,
