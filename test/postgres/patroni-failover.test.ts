@@ -17,6 +17,7 @@ import { LOOP_WAIT_S, PATRONI_REQUIRED, RETRY_TIMEOUT_S, TTL_S, patroniSupport, 
  *      other node takes the leader key when it expires, fences the old primary (pre_promote) and
  *      promotes; the old primary never answers as a primary again;
  *  (c) the service through HAProxy checking Patroni's REST API instead of the multi-host URL.
+ * And the planned switchover of the runbook (`patronictl switchover`).
  * Each time: 2xx again within BACK_WITHIN_MS of the promotion, every acknowledged cash-out on the new
  * primary exactly once with its hold (and its settlement once settled), the ledger check green, and
  * the old primary back as the synchronous standby, never written to by the service.
@@ -293,6 +294,20 @@ describe.skipIf(support.missing !== undefined)('failover under Patroni (etcd, tw
       fault: async (leader) => leader.killPostmaster(),
       promotedWithinMs: CRASH_PROMOTED_WITHIN_MS,
     });
+  }, 600_000);
+
+  it('a planned switchover (`patronictl switchover`) on the multi-host URL: 2xx again within 15 s of the promotion, nothing acknowledged lost or doubled, the old primary follows as the standby', async () => {
+    let output = '';
+    await failoverUnderLoad({
+      tag: 'switchover',
+      databaseUrl: multiHostUrl,
+      fault: async (leader) => {
+        const candidate = cluster!.nodes.find((n) => n !== leader)!;
+        output = await cluster!.patronictl('switchover', '--leader', leader.name, '--candidate', candidate.name, '--force');
+      },
+      promotedWithinMs: CRASH_PROMOTED_WITHIN_MS,
+    });
+    expect(output).toMatch(/Successfully switched over/);
   }, 600_000);
 
   const throughHaproxy = async () => {

@@ -1,7 +1,8 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../deployment/instances-kit.ts';
 import { clusterSupport } from './pg-cluster-kit.ts';
@@ -55,6 +56,7 @@ export function patroniSupport(): { tools: PatroniTools; missing?: undefined } |
 }
 
 const isRoot = process.getuid?.() === 0;
+const run = promisify(execFile);
 const postgresIds = () => (isRoot ? ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())) : undefined);
 
 /** A long-running process of the cluster, with its output kept (the tail is shown when a test fails). */
@@ -148,7 +150,7 @@ export interface PatroniCluster {
   /** Resolves once `leader` leads and the other node is its synchronous standby, streaming. */
   healthy(withinMs: number): Promise<{ leader: PatroniNode; standby: PatroniNode }>;
   /** `patronictl` with this cluster's configuration (as the runbook runs it). */
-  patronictl(...args: string[]): string;
+  patronictl(...args: string[]): Promise<string>;
   /** Every log, for a failure message. */
   logs(): string;
   /** Kills every process (Patroni, PostgreSQL, etcd, HAProxy) and removes the folder. */
@@ -429,9 +431,10 @@ export async function startPatroniCluster(tools: PatroniTools): Promise<PatroniC
         state,
       );
     },
-    patronictl(...args) {
+    async patronictl(...args) {
       const config = configFile(nodes.find((n) => n.patroniRunning())?.name ?? 'node1');
-      return execFileSync(tools.patronictl, ['-c', config, ...args], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: dir } });
+      const { stdout } = await run(tools.patronictl, ['-c', config, ...args], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: dir } });
+      return stdout;
     },
     logs,
     destroy,
