@@ -3,7 +3,9 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { parse as parseYaml } from 'yaml';
 import { freePort } from '../deployment/instances-kit.ts';
 import { clusterSupport } from './pg-cluster-kit.ts';
 
@@ -14,12 +16,15 @@ import { clusterSupport } from './pg-cluster-kit.ts';
  * process as the `postgres` user on free loopback ports, every file in one temporary folder. Also
  * Debian's `haproxy` in front of it, checking Patroni's REST API (deploy/haproxy/haproxy.cfg).
  *
- * The bounds the suites derive from live here: Patroni's leader key lives TTL_S seconds, each node
- * runs its loop every LOOP_WAIT_S and gives up on etcd after RETRY_TIMEOUT_S.
+ * The bounds the suites derive from come from the template's settings: Patroni's leader key lives
+ * TTL_S seconds, each node runs its loop every LOOP_WAIT_S and gives up on etcd after RETRY_TIMEOUT_S.
  */
-export const TTL_S = 10;
-export const LOOP_WAIT_S = 1;
-export const RETRY_TIMEOUT_S = 4;
+const TEMPLATE = fileURLToPath(new URL('../../deploy/patroni/patroni.yml', import.meta.url));
+const HAPROXY_TEMPLATE = fileURLToPath(new URL('../../deploy/haproxy/haproxy.cfg', import.meta.url));
+const dcs = parseYaml(readFileSync(TEMPLATE, 'utf8').replace(/\$\{[A-Z0-9_]+\}/g, 'x')).bootstrap.dcs as { ttl: number; loop_wait: number; retry_timeout: number };
+export const TTL_S = dcs.ttl;
+export const LOOP_WAIT_S = dcs.loop_wait;
+export const RETRY_TIMEOUT_S = dcs.retry_timeout;
 
 /** Set in CI (.ci/run): a machine without patroni, etcd or haproxy fails the suite instead of skipping it. */
 export const PATRONI_REQUIRED = process.env.CI === '1' || process.env.CI === 'true' || process.env.PATRONI_REQUIRED === '1';
@@ -159,73 +164,40 @@ export interface PatroniCluster {
   startHaproxy(): Promise<{ port: number; log(): string; stop(): Promise<void> }>;
 }
 
+/** deploy/'s templates: `${NAME}` placeholders as envsubst fills them; one left unfilled is an error here. */
+export function renderTemplate(file: string, values: Record<string, string | number>): string {
+  return readFileSync(file, 'utf8').replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`${file}: no value for \${${name}}`);
+    return String(values[name]);
+  });
+}
+
 /**
- * Patroni's configuration for one node (YAML is a superset of JSON: the object is written as JSON).
- * The same settings as deploy/patroni/patroni.yml, with test ports, folders and fsync off.
+ * Patroni's configuration for one node: deploy/patroni/patroni.yml as an operator renders it, with
+ * what only a test on one shared machine changes: trust authentication on loopback (no passwords to
+ * hand around), fsync off (the test kills processes, not the machine), small shared buffers, the
+ * socket, pgpass file and server log in the test's folder. Written as JSON (YAML's superset).
  */
-function patroniConfig(o: {
-  scope: string;
-  name: string;
-  dir: string;
-  bin: string;
-  pgPort: number;
-  restPort: number;
-  etcdPort: number;
-  fence: string;
-}) {
-  return {
-    scope: o.scope,
-    name: o.name,
-    log: { level: 'INFO' },
-    restapi: { listen: `127.0.0.1:${o.restPort}`, connect_address: `127.0.0.1:${o.restPort}` },
-    etcd3: { hosts: [`127.0.0.1:${o.etcdPort}`] },
-    bootstrap: {
-      dcs: {
-        ttl: TTL_S,
-        loop_wait: LOOP_WAIT_S,
-        retry_timeout: RETRY_TIMEOUT_S,
-        // A crashed primary is failed over at once instead of restarted where it crashed (the
-        // default waits 300 s for it to come back): its synchronous standby has every commit.
-        primary_start_timeout: 0,
-        maximum_lag_on_failover: 1_048_576,
-        synchronous_mode: true,
-        postgresql: {
-          use_pg_rewind: true,
-          use_slots: true,
-          parameters: {
-            max_connections: 100,
-            max_wal_senders: 10,
-            max_replication_slots: 10,
-            wal_level: 'replica',
-            hot_standby: 'on',
-            wal_log_hints: 'on',
-            synchronous_commit: 'on',
-            // The test kills processes, not the machine; the disk is shared with the whole suite.
-            fsync: 'off',
-            shared_buffers: '32MB',
-          },
-        },
-      },
-      initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }],
-    },
-    postgresql: {
-      listen: `127.0.0.1:${o.pgPort}`,
-      connect_address: `127.0.0.1:${o.pgPort}`,
-      data_dir: path.join(o.dir, o.name),
-      bin_dir: o.bin,
-      pgpass: path.join(o.dir, `${o.name}.pgpass`),
-      authentication: {
-        superuser: { username: 'postgres' },
-        replication: { username: 'postgres' },
-        rewind: { username: 'postgres' },
-      },
-      pg_hba: ['local all all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust'],
-      parameters: { unix_socket_directories: o.dir, logging_collector: 'on', log_directory: 'log', log_filename: 'postgresql.log' },
-      // Fencing: before this node promotes itself, the old primary must be unable to take writes.
-      pre_promote: o.fence,
-    },
-    tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
-  };
+function patroniConfig(o: { scope: string; name: string; dir: string; bin: string; pgPort: number; restPort: number; etcdPort: number; fence: string }) {
+  const config = parseYaml(
+    renderTemplate(TEMPLATE, {
+      PATRONI_SCOPE: o.scope,
+      NODE_NAME: o.name,
+      NODE_HOST: '127.0.0.1',
+      PG_PORT: o.pgPort,
+      REST_PORT: o.restPort,
+      ETCD_HOSTS: `127.0.0.1:${o.etcdPort}`,
+      DATA_DIR: path.join(o.dir, o.name),
+      BIN_DIR: o.bin,
+      FENCE_COMMAND: o.fence,
+      NETWORK: '127.0.0.1/32',
+    }),
+  );
+  Object.assign(config.bootstrap.dcs.postgresql.parameters, { fsync: 'off', shared_buffers: '32MB' });
+  config.postgresql.pg_hba = ['local all all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust'];
+  config.postgresql.pgpass = path.join(o.dir, `${o.name}.pgpass`);
+  config.postgresql.parameters = { unix_socket_directories: o.dir, logging_collector: 'on', log_directory: 'log', log_filename: 'postgresql.log' };
+  return config;
 }
 
 /**
@@ -482,28 +454,17 @@ export async function startPatroniCluster(tools: PatroniTools): Promise<PatroniC
   return cluster;
 }
 
-/** The same rules as deploy/haproxy/haproxy.cfg, with the test's ports. */
+/** deploy/haproxy/haproxy.cfg with the test's addresses. */
 function haproxyConfig(o: { port: number; statsPort: number; nodes: readonly PatroniNode[] }) {
-  return [
-    'global',
-    '  maxconn 200',
-    'defaults',
-    '  mode tcp',
-    '  timeout connect 2s',
-    '  timeout client 30m',
-    '  timeout server 30m',
-    '  timeout check 2s',
-    'frontend stats',
-    '  mode http',
-    `  bind 127.0.0.1:${o.statsPort}`,
-    '  http-request return status 200 content-type text/plain string ok',
-    'listen postgres_primary',
-    `  bind 127.0.0.1:${o.port}`,
-    '  option httpchk',
-    '  http-check send meth GET uri /primary',
-    '  http-check expect status 200',
-    '  default-server inter 1s fastinter 500ms downinter 1s rise 1 fall 2 on-marked-down shutdown-sessions',
-    ...o.nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.pgPort} check port ${n.restPort}`),
-    '',
-  ].join('\n');
+  const [node1, node2] = o.nodes;
+  return renderTemplate(HAPROXY_TEMPLATE, {
+    LISTEN_ADDRESS: `127.0.0.1:${o.port}`,
+    STATS_ADDRESS: `127.0.0.1:${o.statsPort}`,
+    NODE1_HOST: '127.0.0.1',
+    NODE1_PG_PORT: node1!.pgPort,
+    NODE1_REST_PORT: node1!.restPort,
+    NODE2_HOST: '127.0.0.1',
+    NODE2_PG_PORT: node2!.pgPort,
+    NODE2_REST_PORT: node2!.restPort,
+  });
 }
