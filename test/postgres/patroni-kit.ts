@@ -46,15 +46,16 @@ export interface PatroniTools {
 export function patroniSupport(): { tools: PatroniTools; missing?: undefined } | { tools?: undefined; missing: string } {
   const pgSupport = clusterSupport();
   if (!pgSupport.bin) return { missing: pgSupport.missing ?? 'PostgreSQL server binaries are not installed' };
-  const patroni = which('patroni', '/usr/bin/patroni');
-  const patronictl = which('patronictl', '/usr/bin/patronictl');
-  const etcd = which('etcd', '/usr/bin/etcd');
+  const patroni = which('patroni');
+  const patronictl = which('patronictl');
+  const etcd = which('etcd');
   const haproxy = which('haproxy', '/usr/sbin/haproxy');
   const missing = [
     !patroni || !patronictl ? 'patroni (apt-get install patroni)' : undefined,
     !etcd ? 'etcd (apt-get install etcd-server)' : undefined,
     !haproxy ? 'haproxy (apt-get install haproxy)' : undefined,
     !existsSync(path.join(pgSupport.bin, 'pg_rewind')) ? `pg_rewind in ${pgSupport.bin}` : undefined,
+    isRoot && !which('setpriv') ? 'setpriv (util-linux)' : undefined,
   ].filter((m): m is string => m !== undefined);
   if (missing.length > 0) return { missing: `not installed: ${missing.join(', ')}` };
   return { tools: { bin: pgSupport.bin, patroni: patroni!, patronictl: patronictl!, etcd: etcd!, haproxy: haproxy! } };
