@@ -102,6 +102,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
       dataDir: config.dataDir,
       poolSize: config.database.poolSize,
       timeouts: config.database.timeouts,
+      preparedStatements: config.database.preparedStatements,
+      listenUrl: config.database.listenUrl,
       logger,
     }));
   await migrate(database.db);

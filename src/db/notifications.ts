@@ -33,6 +33,19 @@ export function pgliteListen(pglite: PGlite): Listen {
 }
 
 /**
+ * No session to LISTEN on (a transaction pooler in front and no DATABASE_LISTEN_URL): never
+ * listening, so whoever relies on notifications looks for itself (the scheduler and the relay poll,
+ * the access memory stays off).
+ */
+export function noListen(logger?: Logger): Listen {
+  return async (_names, handlers) => {
+    logger?.info('database: no LISTEN session (DATABASE_PREPARED_STATEMENTS=false without DATABASE_LISTEN_URL); polling for due work');
+    handlers.listening?.(false);
+    return async () => {};
+  };
+}
+
+/**
  * PostgreSQL: one dedicated connection per instance that only LISTENs (a pooled connection cannot:
  * it is handed to others). It is bounded like the pool's (connect timeout, keepalive); when it is
  * lost it reconnects with a growing delay (at most 5 s), reporting `listening(false)` meanwhile.

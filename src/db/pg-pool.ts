@@ -1,4 +1,5 @@
 import { preparedNameOf } from './prepared.ts';
+import { beginWithBounds, isSingleStatement, isTransactionStart, localBounds, queryBounded } from './pooler-session.ts';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-faults.ts';
@@ -90,8 +91,18 @@ export function createGuardedPool(options: {
   logger?: Logger | undefined;
   /** A multi-host DATABASE_URL: which host connections go to (host-selector.ts). */
   selector?: HostSelector | undefined;
+  /**
+   * DATABASE_PREPARED_STATEMENTS (default true). False (a transaction pooler in front): every
+   * statement goes unnamed, and the server-side bounds are set per transaction instead of as
+   * startup parameters (pooler-session.ts).
+   */
+  preparedStatements?: boolean | undefined;
 }) {
   const { timeouts, logger, selector } = options;
+  const sessions = options.preparedStatements ?? true;
+  const bounds = localBounds(timeouts);
+  /** Behind a pooler: each connection's transaction status, from its last ReadyForQuery ('I' idle, 'T' in a transaction, 'E' failed one). */
+  const transactionStatus = new WeakMap<PoolClient, string>();
   const pool = new pg.Pool({
     ...options.pool,
     ...(selector
@@ -102,9 +113,9 @@ export function createGuardedPool(options: {
         }
       : {}),
     connectionTimeoutMillis: timeouts.connectMs,
-    statement_timeout: timeouts.statementMs,
-    lock_timeout: timeouts.lockMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    ...(sessions
+      ? { statement_timeout: timeouts.statementMs, lock_timeout: timeouts.lockMs, idle_in_transaction_session_timeout: timeouts.idleInTransactionMs }
+      : {}),
     query_timeout: timeouts.queryMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: timeouts.keepAliveInitialDelayMs,
@@ -112,6 +123,10 @@ export function createGuardedPool(options: {
   // An idle client losing its connection: pg-pool has already dropped it; the next query reconnects.
   pool.on('error', (error) => logger?.warn({ err: error }, 'database: an idle pooled connection failed and was dropped'));
   pool.on('connect', (client) => {
+    if (!sessions) {
+      const connection = (client as unknown as { connection: { on(event: 'readyForQuery', listener: (message: { status: string }) => void): void } }).connection;
+      connection.on('readyForQuery', (message) => transactionStatus.set(client, message.status));
+    }
     client.on('error', (error) => {
       broken.add(client);
       const host = hostOf(client);
@@ -123,13 +138,33 @@ export function createGuardedPool(options: {
   const broken = new WeakSet<PoolClient>();
   const wrappers = new WeakMap<PoolClient, ReturnType<typeof wrap>>();
 
+  /** A session of our own: a statement marked as prepared (prepared.ts) goes as a named query, parsed and planned once per connection. */
+  function querySession(client: PoolClient, args: unknown[]): unknown {
+    const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
+    const call = name ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args;
+    return (client.query as (...a: unknown[]) => unknown)(...call);
+  }
+
+  /**
+   * Behind a transaction pooler: unnamed statements only, and outside a transaction the bounds go
+   * with the work in one round trip (folded into BEGIN, or pipelined before a single statement).
+   */
+  function queryPooled(client: PoolClient, args: unknown[]): unknown {
+    const [text, values = []] = args;
+    const outside = (transactionStatus.get(client) ?? 'I') === 'I';
+    if (outside && typeof text === 'string' && Array.isArray(values) && args.length <= 2) {
+      if (values.length === 0 && isTransactionStart(text)) {
+        return client.query(beginWithBounds(text, bounds)).then((results) => (Array.isArray(results) ? results[0] : results));
+      }
+      if (isSingleStatement(text)) return queryBounded(client, bounds, text, values);
+    }
+    return (client.query as (...a: unknown[]) => unknown)(...args);
+  }
+
   function wrap(client: PoolClient) {
     return {
       query(...args: unknown[]) {
-        // A statement marked as prepared (prepared.ts) goes as a named query: parsed and planned once per connection.
-        const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
-        const call = name ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args;
-        const result = (client.query as (...a: unknown[]) => unknown)(...call);
+        const result = sessions ? querySession(client, args) : queryPooled(client, args);
         if (result && typeof (result as Promise<unknown>).then === 'function') {
           return (result as Promise<unknown>).catch((error: unknown) => {
             const code = (error as { code?: string }).code;

@@ -16,6 +16,8 @@ export async function startSandboxService(
   options: {
     workers: number;
     env?: Record<string, string>;
+    /** More variables that name the service's own database (its URL on the server itself). */
+    envFor?: (databaseUrl: string) => Record<string, string>;
     /** The service reaches its database through this local port (a TCP proxy of the test); the test itself does not. */
     throughPort?: number;
   },
@@ -31,6 +33,7 @@ export async function startSandboxService(
       WORKERS: String(options.workers),
       DATA_DIR: dataDir,
       ...options.env,
+      ...options.envFor?.(db.url),
     });
     if (options.workers > 1) await until(() => service!.lines().some((l) => l.msg === `${options.workers} workers listening`), 90_000, 'the workers did not start');
   } catch (error) {
