@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
 import { parseWriterUrl } from './database-url.ts';
 import { createHostSelector, type HostSelector } from './host-selector.ts';
+import { startLivenessProbe } from './liveness-probe.ts';
 import type { DB } from './schema.ts';
 import { noListen, pgliteListen, postgresListen, type Listen } from './notifications.ts';
 
@@ -96,7 +97,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   const connectionNow = async () => {
     if (!selector) return { config: { connectionString: url }, lost: () => {} };
     const host = await selector.primary();
-    return { config: selector.connectionFor(host), lost: (reason: string) => selector.lost(host, reason) };
+    return { config: selector.connectionFor(host), lost: (reason: string) => selector.lost(host, reason), host };
   };
   if (schema) {
     const setup = new pg.Client({ ...(await connectionNow()).config, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs });
@@ -121,6 +122,8 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   });
   await selector?.primary();
   await pool.query('SELECT 1');
+  // Several hosts: a chosen host that goes silent is left within seconds (liveness-probe.ts).
+  const probe = selector && startLivenessProbe({ selector, connection: session, logger: options.logger });
 
   /** Where LISTEN runs: DATABASE_LISTEN_URL (its own host list), else DATABASE_URL's session, else nowhere (see listenUrl). */
   function listenOn(): Listen {
@@ -136,20 +139,22 @@ async function openPostgres(url: string, schema: string | undefined, max: number
         open: async () => {
           if (!listenSelector) return { config: { ...listenSession, connectionString: listenUrl }, lost: () => {} };
           const host = await listenSelector.primary();
-          return { config: { ...listenSession, ...listenSelector.connectionFor(host) }, lost: (reason) => listenSelector.lost(host, reason) };
+          return { config: { ...listenSession, ...listenSelector.connectionFor(host) }, lost: (reason) => listenSelector.lost(host, reason), host };
         },
         timeouts,
         logger: options.logger,
+        onSilent: listenSelector && ((listener) => listenSelector.onSilent(listener)),
       });
     }
     if (!sessions) return noListen(options.logger);
     return postgresListen({
       open: async () => {
-        const { config, lost } = await connectionNow();
-        return { config: { ...session, ...config }, lost };
+        const { config, lost, host } = await connectionNow();
+        return { config: { ...session, ...config }, lost, ...(host ? { host } : {}) };
       },
       timeouts,
       logger: options.logger,
+      onSilent: selector && ((listener) => selector.onSilent(listener)),
     });
   }
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
@@ -160,7 +165,10 @@ async function openPostgres(url: string, schema: string | undefined, max: number
 
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     bounds: { poolSize: pool.options.max, lockTimeoutMs: timeouts.lockMs },
-    close: () => db.destroy(),
+    close: async () => {
+      await probe?.stop();
+      await db.destroy();
+    },
   };
 }
 

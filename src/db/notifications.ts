@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DbTimeouts } from './pg-pool.ts';
+import type { DatabaseHost } from './database-url.ts';
 
 /**
  * Receives NOTIFY messages on the channels `<name>@<current schema>` (see migration 680). `notify`
@@ -53,13 +54,20 @@ export function noListen(logger?: Logger): Listen {
  * the host selector found (LISTEN fails on a standby, and that failure is reported as a loss too).
  */
 export function postgresListen(config: {
-  open: () => Promise<{ config: pg.ClientConfig; lost(reason: string): void }>;
+  open: () => Promise<{ config: pg.ClientConfig; lost(reason: string): void; host?: DatabaseHost }>;
   timeouts: DbTimeouts;
   logger?: Logger | undefined;
+  /** A multi-host URL: hosts declared silent (liveness-probe.ts); the listener on one reconnects at once. */
+  onSilent?: ((listener: (host: DatabaseHost) => void) => void) | undefined;
 }): Listen {
   return async (names, handlers) => {
     let stopped = false;
     let client: pg.Client | undefined;
+    let clientHost: DatabaseHost | undefined;
+    config.onSilent?.((host) => {
+      if (!client || clientHost?.host !== host.host || clientHost.port !== host.port) return;
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    });
     let retry: NodeJS.Timeout | undefined;
     let failures = 0;
 
@@ -97,6 +105,7 @@ export function postgresListen(config: {
         return;
       }
       client = c;
+      clientHost = target.host;
       failures = 0;
       handlers.listening?.(true);
     }

@@ -77,6 +77,8 @@ function clientOnSelectedHost(selector: HostSelector) {
   };
 }
 
+const sameHost = (a: DatabaseHost | undefined, b: DatabaseHost | undefined) => a !== undefined && b !== undefined && a.host === b.host && a.port === b.port;
+
 const hostOf = (client: unknown): DatabaseHost | undefined => (client as { databaseHost?: DatabaseHost }).databaseHost;
 
 /**
@@ -122,7 +124,20 @@ export function createGuardedPool(options: {
   });
   // An idle client losing its connection: pg-pool has already dropped it; the next query reconnects.
   pool.on('error', (error) => logger?.warn({ err: error }, 'database: an idle pooled connection failed and was dropped'));
+  /** Every open connection by host (a multi-host URL): a host gone silent has all of its cut at once. */
+  const open = new Set<PoolClient>();
+  selector?.onSilent((host) => {
+    for (const client of open) {
+      const on = hostOf(client);
+      if (on?.host !== host.host || on.port !== host.port) continue;
+      broken.add(client);
+      // Its statements would wait for the query timeout: they fail now (503), and idle ones leave the pool.
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }
+  });
+  pool.on('remove', (client) => open.delete(client));
   pool.on('connect', (client) => {
+    if (selector) open.add(client);
     if (!sessions) {
       const connection = (client as unknown as { connection: { on(event: 'readyForQuery', listener: (message: { status: string }) => void): void } }).connection;
       connection.on('readyForQuery', (message) => transactionStatus.set(client, message.status));
@@ -213,7 +228,14 @@ export function createGuardedPool(options: {
         waitingFor = `no database connection free within ${timeouts.acquireMs} ms (pool of ${pool.options.max})`;
       }
       acquiring = pool.connect();
-      const client = await Promise.race([acquiring, timeout]);
+      let client = await Promise.race([acquiring, timeout]);
+      // An idle connection to a host that is no longer the chosen one (it went silent, or a failover
+      // happened) is not handed out: it goes, and another is taken.
+      while (selector && selector.current() !== undefined && !sameHost(hostOf(client), selector.current())) {
+        client.release(new Error('database connection to a host no longer chosen'));
+        acquiring = pool.connect();
+        client = await Promise.race([acquiring, timeout]);
+      }
       let w = wrappers.get(client);
       if (!w) {
         w = wrap(client);

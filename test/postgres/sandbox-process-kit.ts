@@ -20,6 +20,8 @@ export async function startSandboxService(
     envFor?: (databaseUrl: string) => Record<string, string>;
     /** The service reaches its database through this local port (a TCP proxy of the test); the test itself does not. */
     throughPort?: number;
+    /** The service's DATABASE_URL made from its database's URL (a multi-host URL through proxies, say). */
+    urlFor?: (databaseUrl: string) => string;
   },
 ) {
   const db = await createOwnDatabase(serverUrl);
@@ -28,7 +30,7 @@ export async function startSandboxService(
   if (options.throughPort !== undefined) serviceUrl.host = `127.0.0.1:${options.throughPort}`;
   let service: Instance | undefined;
   try {
-    service = await startInstance(`sandbox-w${options.workers}`, serviceUrl.toString(), {
+    service = await startInstance(`sandbox-w${options.workers}`, options.urlFor ? options.urlFor(db.url) : serviceUrl.toString(), {
       MODE: 'sandbox',
       WORKERS: String(options.workers),
       DATA_DIR: dataDir,
