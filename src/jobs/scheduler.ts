@@ -457,6 +457,8 @@ export function createScheduler(deps: {
     register,
     registerStep,
     lookSoon,
+    /** Every job kind this instance runs (jobs_waiting has a series for each from the start). */
+    kinds: () => [...handlers.keys(), ...steps.kinds()],
     schedule,
     scheduleMany,
     scheduleManyStatement,
