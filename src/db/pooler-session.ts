@@ -1,5 +1,12 @@
 import pg from 'pg';
-import type { DbTimeouts } from './pg-pool.ts';
+
+/** The server-side bounds of pg-pool.ts's DbTimeouts (milliseconds). */
+interface ServerBounds {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+  clientCheckMs: number;
+}
 
 /**
  * Behind a transaction pooler (PgBouncer `pool_mode = transaction`, DATABASE_PREPARED_STATEMENTS=false)
@@ -13,7 +20,7 @@ import type { DbTimeouts } from './pg-pool.ts';
  *   Sync). The batch is one implicit transaction, and PostgreSQL arms each Execute's
  *   statement_timeout afresh, so the statement runs under the bounds just set.
  */
-export function localBounds(timeouts: DbTimeouts): string {
+export function localBounds(timeouts: ServerBounds): string {
   const settings: Array<[string, number]> = [
     ['statement_timeout', timeouts.statementMs],
     ['lock_timeout', timeouts.lockMs],
