@@ -33,7 +33,7 @@ echo "compose smoke test on: ${engine[*]}"
 
 work=$(mktemp -d)
 env_file="$work/.env"
-printf 'POSTGRES_PASSWORD=%s\nADMIN_TOKEN=%s\n' "$(openssl rand -hex 24)" "$(openssl rand -base64 32)" >"$env_file"
+printf 'POSTGRES_PASSWORD=%s\nADMIN_TOKEN=%s\nMETRICS_TOKEN=%s\n' "$(openssl rand -hex 24)" "$(openssl rand -base64 32)" "$(openssl rand -base64 32)" >"$env_file"
 # Production needs its provider; nothing listens at this one (the smoke test makes no payment), so its
 # notices and payouts simply wait, and the instances start.
 printf 'PUBLIC_URL=%s\nPROVIDER_URL=%s\nPROVIDER_CLIENT_ID=%s\nPROVIDER_CLIENT_SECRET=%s\nPROVIDER_WEBHOOK_SECRET=whsec_%s\n' \

@@ -38,7 +38,14 @@ export interface Config {
   /** Every resource call must carry the client certificate its token is bound to (RFC 8705). */
   readonly requireCertificateBoundTokens: boolean;
   /** PostgreSQL pool size and the bound of every database wait (DB_* variables, milliseconds). */
-  readonly database: { readonly poolSize: number; readonly timeouts: DbTimeouts };
+  readonly database: {
+    readonly poolSize: number;
+    readonly timeouts: DbTimeouts;
+    /** DATABASE_PREPARED_STATEMENTS (default true); false behind a transaction pooler (PgBouncer). */
+    readonly preparedStatements: boolean;
+    /** DATABASE_LISTEN_URL: a direct session for LISTEN (unset: DATABASE_URL, or none behind a transaction pooler). */
+    readonly listenUrl: string | undefined;
+  };
   /** CLIENT_SECRET_HASH_KEY: the HMAC key of generated client secrets (unset: kept in the database). */
   readonly clientSecretHashKey: Buffer | undefined;
   /**
@@ -461,7 +468,17 @@ function databaseSettings(env: Env, problems: Problems): Config['database'] {
     problems.add('DB_QUERY_TIMEOUT_MS', `must be greater than DB_STATEMENT_TIMEOUT_MS (${timeouts.statementMs})`);
   }
   const poolSize = problems.take(() => integer(env, 'DB_POOL_SIZE', 10, 1, 1000), 10);
-  return Object.freeze({ poolSize, timeouts: Object.freeze(timeouts) });
+  const preparedStatements = problems.take(() => boolean(env, 'DATABASE_PREPARED_STATEMENTS', true), true);
+  const listenUrl = env.DATABASE_LISTEN_URL || undefined;
+  if (listenUrl !== undefined) {
+    try {
+      parseWriterUrl(listenUrl);
+    } catch (error) {
+      if (!(error instanceof DatabaseUrlError)) throw error;
+      problems.add('DATABASE_LISTEN_URL', error.message);
+    }
+  }
+  return Object.freeze({ poolSize, timeouts: Object.freeze(timeouts), preparedStatements, listenUrl });
 }
 
 /** CLIENT_SECRET_HASH_KEY: base64 or base64url of at least 32 random bytes (`openssl rand -base64 32`). */

@@ -103,6 +103,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
       dataDir: config.dataDir,
       poolSize: config.database.poolSize,
       timeouts: config.database.timeouts,
+      preparedStatements: config.database.preparedStatements,
+      listenUrl: config.database.listenUrl,
       logger,
     }));
   await migrate(database.db);
@@ -129,7 +131,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
       : undefined;
   const providerNetwork =
     config.pixNetwork === 'provider' && config.provider && providerTls
-      ? createProviderNetwork({ db, clock, scheduler, config: config.provider, tls: providerTls, publicUrl: config.publicUrl, logger })
+      ? createProviderNetwork({
+          db, clock, scheduler, config: config.provider, tls: providerTls, publicUrl: config.publicUrl, logger,
+          observeCall: (seconds, outcome) => metrics.providerCallDuration.observe({ outcome }, seconds),
+        })
       : undefined;
   const adapter = sandboxNetwork ?? providerNetwork;
   if (!adapter) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
@@ -207,7 +212,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   };
   registerPayoutBatchMetrics(metrics.registry, () => outgoingPayouts.batchStats());
   observeRuntime(metrics, { pool: database.poolStats, batcher: outgoingPayouts.batchStats });
-  registerBacklogMetrics(metrics.registry, { db, clock, logger });
+  registerBacklogMetrics(metrics.registry, { db, clock, logger, jobKinds: () => scheduler.kinds(), circuitOpen: () => providerNetwork?.circuitOpen() ?? false });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);

@@ -35,6 +35,8 @@ export function createMetrics() {
       labelNames: ['kind', 'outcome'] as const,
       registers: [registry],
     }),
+    /** One HTTP exchange with the PIX provider (the token call included), by its outcome. */
+    providerCallDuration: providerCallHistogram(registry),
     jobDuration: new Histogram({
       name: 'job_duration_seconds',
       help: 'Job run time, by kind',
@@ -46,6 +48,23 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The outcomes of a provider exchange: its answer's class, or `error` (no answer: timeout, connection). */
+export const PROVIDER_CALL_OUTCOMES = ['2xx', '4xx', '5xx', 'error'] as const;
+
+function providerCallHistogram(registry: Registry) {
+  const histogram = new Histogram({
+    name: 'provider_call_duration_seconds',
+    help: 'PIX provider HTTP exchanges (each attempt, the token call included): time to the answer or the failure, by outcome (2xx, 4xx, 5xx, error)',
+    labelNames: ['outcome'] as const,
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  // Every outcome has its series from the start (0), so a rate() or an alert never meets a missing one.
+  for (const outcome of PROVIDER_CALL_OUTCOMES) histogram.zero({ outcome });
+  return histogram;
+}
+
 
 /**
  * Figures read at scrape time from the parts that keep them: the database pool (PostgreSQL) and the

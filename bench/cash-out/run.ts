@@ -18,13 +18,15 @@
  * cluster), BENCH_SIDES (comma-separated subset of the sides), BENCH_ROUNDS (3), BENCH_SECONDS (10),
  * BENCH_WARMUP_SECONDS (2), BENCH_SETTLEMENT_DELAY_MS (200: settlements and events run alongside),
  * BENCH_CHECKOUTS (other checkouts as sides of their own, for before/after: trials.ts).
+ * The pooler's cost: BENCH_DB=postgres BENCH_SIDES=service,pgbouncer (PgBouncer in transaction mode
+ * in front of the same server; the `pgbouncer` side of trials.ts).
  */
 import { engines, num, type Engine } from '../lib/env.ts';
 import { interleave, medianOf, type InterleavedLoad, type Summary, type Target } from '../lib/interleave.ts';
 import { benchPostgres } from '../lib/postgres.ts';
 import { fmt, formatLoad, loadAverage, ratio } from '../lib/stats.ts';
 import { installStatementTap } from '../lib/statement-tap.ts';
-import { SIDES, trial, type LoadSpec } from './trials.ts';
+import { SIDES, stopPooler, trial, type LoadSpec } from './trials.ts';
 
 installStatementTap();
 
@@ -87,6 +89,7 @@ for (const { engine, name, target, summary } of summaries) {
     console.log(`    ${side.padEnd(12)} throughput ${fmt(throughput)}x  p99 ${fmt(p99)}x  statements/2xx ${fmt(m((t) => t.statementsPerOk))} (reference ${fmt(r((t) => t.statementsPerOk))})`);
   }
 }
+await stopPooler();
 const broken = summaries.flatMap((s) => s.summary.broken);
 if (broken.length > 0) {
   console.log(`\nINVARIANTS BROKEN (${broken.length}):\n  ${broken.join('\n  ')}`);

@@ -11,6 +11,9 @@
  *                inserted ON CONFLICT DO NOTHING + guarded balance UPDATE, one statement, pool 16):
  *                the ratios are taken against it
  *   bare-update  the bare UPDATE reference (`update`): the lower bound of work
+ *   pgbouncer    the service as `service`, but through Debian's PgBouncer in transaction mode with
+ *                its default settings (DATABASE_PREPARED_STATEMENTS=false, DATABASE_LISTEN_URL the
+ *                direct server): the pooler's cost, chosen with BENCH_SIDES (not in the default set)
  * PGlite (in this process: the embedded database cannot be read from outside while the service holds
  * it): service, reference, bare-update.
  *
@@ -34,6 +37,7 @@ import { startServiceProcess } from '../lib/service-process.ts';
 import { statementsSoFar } from '../lib/statement-tap.ts';
 import { startCashOutReference, type ReferenceShape } from '../reference/cash-out-server.ts';
 import { startReferenceProcess } from '../reference/process.ts';
+import { startPgbouncer, type Pgbouncer } from '../../test/postgres/pgbouncer-kit.ts';
 
 export interface LoadSpec {
   kind: 'cash-out' | 'balance';
@@ -99,9 +103,18 @@ export const CHECKOUTS: ReadonlyMap<Side, string> = new Map(
     .map((pair) => [pair.slice(0, pair.indexOf('=')).trim(), pair.slice(pair.indexOf('=') + 1).trim()] as [string, string]),
 );
 
-async function serviceProcessTrial(spec: LoadSpec, workers: number | undefined, root?: string): Promise<Trial> {
+/** One PgBouncer for the whole run, in front of the benchmark's server (started at the first pgbouncer trial). */
+let pooler: Promise<Pgbouncer> | undefined;
+
+/** Stops the benchmark's PgBouncer, if one was started. */
+export async function stopPooler() {
+  await (await pooler)?.stop();
+}
+
+async function serviceProcessTrial(spec: LoadSpec, workers: number | undefined, root?: string, throughPooler = false): Promise<Trial> {
   const pgs = await benchPostgres();
-  const s = await startServiceProcess(pgs, { settlementDelayMs: spec.settlementDelayMs, workers, ...(root ? { root } : {}) });
+  if (throughPooler) pooler ??= startPgbouncer(pgs.url);
+  const s = await startServiceProcess(pgs, { settlementDelayMs: spec.settlementDelayMs, workers, ...(root ? { root } : {}), ...(throughPooler ? { pooler: await pooler! } : {}) });
   try {
     const accounts = await s.makeAccounts(spec.accounts, FUNDS);
     tokenLength = accounts[0]!.token.length;
@@ -174,5 +187,5 @@ export const trial =
     const shape: ReferenceShape | undefined = side === 'reference' ? 'record' : side === 'bare-update' ? 'update' : undefined;
     if (engine === 'pglite') return shape ? pgliteReferenceTrial(spec, shape) : pgliteServiceTrial(spec);
     if (shape) return referenceProcessTrial(spec, shape);
-    return serviceProcessTrial(spec, workersOf(side), CHECKOUTS.get(side));
+    return serviceProcessTrial(spec, workersOf(side), CHECKOUTS.get(side), side === 'pgbouncer');
   };

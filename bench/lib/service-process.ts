@@ -26,10 +26,15 @@ export interface ServiceProcessOptions {
   cpuProfileDir?: string;
   /** Another checkout of the service to start instead of this one (a before/after comparison). */
   root?: string;
+  /**
+   * Through a transaction pooler (PgBouncer): DATABASE_URL is the pooler's URL for the service's
+   * database, DATABASE_PREPARED_STATEMENTS=false, and DATABASE_LISTEN_URL the direct one.
+   */
+  pooler?: { urlFor(databaseUrl: string): string };
 }
 
 /** Environment variables of the service this benchmark sets or clears; the rest is inherited. */
-const CLEARED = ['DATABASE_URL', 'TEST_DATABASE_URL', 'WORKERS', 'DB_POOL_SIZE', 'PORT', 'HOST', 'MODE', 'ADMIN_TOKEN', 'DATA_DIR', 'LOG_LEVEL', 'NODE_OPTIONS'];
+const CLEARED = ['DATABASE_URL', 'DATABASE_PREPARED_STATEMENTS', 'DATABASE_LISTEN_URL', 'TEST_DATABASE_URL', 'WORKERS', 'DB_POOL_SIZE', 'PORT', 'HOST', 'MODE', 'ADMIN_TOKEN', 'DATA_DIR', 'LOG_LEVEL', 'NODE_OPTIONS'];
 
 export async function startServiceProcess(pgs: BenchPostgres, options: ServiceProcessOptions) {
   const adminToken = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -41,7 +46,8 @@ export async function startServiceProcess(pgs: BenchPostgres, options: ServicePr
     nodeFlags: options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [],
     env: ({ databaseUrl, port, folder }) => ({
       ...inheritedEnv(CLEARED),
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: options.pooler ? options.pooler.urlFor(databaseUrl) : databaseUrl,
+      ...(options.pooler ? { DATABASE_PREPARED_STATEMENTS: 'false', DATABASE_LISTEN_URL: databaseUrl } : {}),
       MODE: 'sandbox',
       ADMIN_TOKEN: adminToken,
       DATA_DIR: folder,

@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
 import { parseWriterUrl } from './database-url.ts';
 import { createHostSelector, type HostSelector } from './host-selector.ts';
+import { startLivenessProbe } from './liveness-probe.ts';
 import type { DB } from './schema.ts';
-import { pgliteListen, postgresListen, type Listen } from './notifications.ts';
+import { noListen, pgliteListen, postgresListen, type Listen } from './notifications.ts';
 
 /** The Kysely handle every repository receives, and the means to close it. */
 export interface Database {
@@ -55,6 +56,17 @@ export interface DatabaseOptions {
   timeouts?: Partial<DbTimeouts>;
   /** PostgreSQL only: names the service's connections in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * PostgreSQL only (DATABASE_PREPARED_STATEMENTS, default true): false for a transaction pooler in
+   * front of PostgreSQL (PgBouncer `pool_mode = transaction`): no named statements, no session state.
+   */
+  preparedStatements?: boolean;
+  /**
+   * PostgreSQL only (DATABASE_LISTEN_URL): the session LISTEN runs on, straight to PostgreSQL.
+   * Unset: DATABASE_URL, except behind a transaction pooler (preparedStatements false), where a
+   * LISTEN would be lost with its transaction: then nothing listens and the scheduler polls.
+   */
+  listenUrl?: string | undefined;
   logger?: Logger;
 }
 
@@ -66,9 +78,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string, schema: string | undefined, max: number, options: DatabaseOptions): Promise<Database> {
   const timeouts = { ...DEFAULT_DB_TIMEOUTS, ...options.timeouts };
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const sessions = options.preparedStatements ?? true;
+  // A transaction pooler refuses the `options` startup parameter (and would not keep a search_path):
+  // there, a schema of one's own is a database of one's own, and the client check goes per transaction.
+  if (!sessions && schema !== undefined) throw new Error('a schema of its own needs a session: use a database of its own behind a transaction pooler');
   const session = {
     application_name: options.applicationName ?? 'pix-account-service',
-    ...sessionOptions(schema, timeouts.clientCheckMs),
+    ...(sessions ? sessionOptions(schema, timeouts.clientCheckMs) : {}),
   };
   // One host and no session attributes: node-postgres connects as ever. Several hosts (libpq's
   // multi-host form) or target_session_attrs: every connection goes through the host selector.
@@ -81,7 +97,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   const connectionNow = async () => {
     if (!selector) return { config: { connectionString: url }, lost: () => {} };
     const host = await selector.primary();
-    return { config: selector.connectionFor(host), lost: (reason: string) => selector.lost(host, reason) };
+    return { config: selector.connectionFor(host), lost: (reason: string) => selector.lost(host, reason), host };
   };
   if (schema) {
     const setup = new pg.Client({ ...(await connectionNow()).config, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs });
@@ -94,6 +110,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
     timeouts,
     logger: options.logger,
     selector,
+    preparedStatements: sessions,
     pool: {
       ...connection,
       max,
@@ -105,21 +122,53 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   });
   await selector?.primary();
   await pool.query('SELECT 1');
+  // Several hosts: a chosen host that goes silent is left within seconds (liveness-probe.ts).
+  const probe = selector && startLivenessProbe({ selector, connection: session, logger: options.logger });
+
+  /** Where LISTEN runs: DATABASE_LISTEN_URL (its own host list), else DATABASE_URL's session, else nowhere (see listenUrl). */
+  function listenOn(): Listen {
+    const listenSession = { application_name: session.application_name, ...sessionOptions(schema, timeouts.clientCheckMs) };
+    if (options.listenUrl !== undefined) {
+      const listenTarget = parseWriterUrl(options.listenUrl);
+      const listenSelector =
+        listenTarget.hosts.length > 1 || listenTarget.sessionAttrs !== 'any'
+          ? createHostSelector({ target: listenTarget, connection: listenSession, connectMs: timeouts.connectMs, queryMs: timeouts.queryMs, logger: options.logger })
+          : undefined;
+      const listenUrl = options.listenUrl;
+      return postgresListen({
+        open: async () => {
+          if (!listenSelector) return { config: { ...listenSession, connectionString: listenUrl }, lost: () => {} };
+          const host = await listenSelector.primary();
+          return { config: { ...listenSession, ...listenSelector.connectionFor(host) }, lost: (reason) => listenSelector.lost(host, reason), host };
+        },
+        timeouts,
+        logger: options.logger,
+        onSilent: listenSelector && ((listener) => listenSelector.onSilent(listener)),
+      });
+    }
+    if (!sessions) return noListen(options.logger);
+    return postgresListen({
+      open: async () => {
+        const { config, lost, host } = await connectionNow();
+        return { config: { ...session, ...config }, lost, ...(host ? { host } : {}) };
+      },
+      timeouts,
+      logger: options.logger,
+      onSilent: selector && ((listener) => selector.onSilent(listener)),
+    });
+  }
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: kyselyPool as never }) });
   return {
     db,
     engine: 'postgres',
-    listen: postgresListen({
-      open: async () => {
-        const { config, lost } = await connectionNow();
-        return { config: { ...session, ...config }, lost };
-      },
-      timeouts,
-      logger: options.logger,
-    }),
+    listen: listenOn(),
+
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     bounds: { poolSize: pool.options.max, lockTimeoutMs: timeouts.lockMs },
-    close: () => db.destroy(),
+    close: async () => {
+      await probe?.stop();
+      await db.destroy();
+    },
   };
 }
 

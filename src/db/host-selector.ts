@@ -67,6 +67,10 @@ export interface HostSelector {
   verify(client: pg.ClientBase, host: DatabaseHost): Promise<void>;
   /** A connection to `host` was lost or answered read-only: the next connection searches again. */
   lost(host: DatabaseHost, reason: string): void;
+  /** `host` stopped answering (liveness-probe.ts): lost, and everything connected to it is cut (`onSilent`). */
+  silent(host: DatabaseHost, reason: string): void;
+  /** Called with each host declared silent. */
+  onSilent(listener: (host: DatabaseHost) => void): void;
 }
 
 export function createHostSelector(options: {
@@ -84,6 +88,7 @@ export function createHostSelector(options: {
   let searching: Promise<DatabaseHost> | undefined;
   let failedSearch: { at: number; error: DatabaseUnavailableError } | undefined;
   const failedAt = new Map<string, number>();
+  const silentListeners: Array<(host: DatabaseHost) => void> = [];
   const key = (h: DatabaseHost) => `${h.host}:${h.port}`;
 
   const connectionFor = (host: DatabaseHost) => ({ connectionString: target.urlFor(host) });
@@ -172,6 +177,13 @@ export function createHostSelector(options: {
       if (!same(host, current)) return;
       current = undefined;
       logger?.warn({ host: describeHost(host), reason }, 'database: lost the chosen host; the next connection searches the host list again');
+    },
+    silent(host, reason) {
+      this.lost(host, reason);
+      for (const listener of silentListeners) listener(host);
+    },
+    onSilent(listener) {
+      silentListeners.push(listener);
     },
   };
 }

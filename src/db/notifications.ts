@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DbTimeouts } from './pg-pool.ts';
+import type { DatabaseHost } from './database-url.ts';
 
 /**
  * Receives NOTIFY messages on the channels `<name>@<current schema>` (see migration 680). `notify`
@@ -33,6 +34,19 @@ export function pgliteListen(pglite: PGlite): Listen {
 }
 
 /**
+ * No session to LISTEN on (a transaction pooler in front and no DATABASE_LISTEN_URL): never
+ * listening, so whoever relies on notifications looks for itself (the scheduler and the relay poll,
+ * the access memory stays off).
+ */
+export function noListen(logger?: Logger): Listen {
+  return async (_names, handlers) => {
+    logger?.info('database: no LISTEN session (DATABASE_PREPARED_STATEMENTS=false without DATABASE_LISTEN_URL); polling for due work');
+    handlers.listening?.(false);
+    return async () => {};
+  };
+}
+
+/**
  * PostgreSQL: one dedicated connection per instance that only LISTENs (a pooled connection cannot:
  * it is handed to others). It is bounded like the pool's (connect timeout, keepalive); when it is
  * lost it reconnects with a growing delay (at most 5 s), reporting `listening(false)` meanwhile.
@@ -40,13 +54,20 @@ export function pgliteListen(pglite: PGlite): Listen {
  * the host selector found (LISTEN fails on a standby, and that failure is reported as a loss too).
  */
 export function postgresListen(config: {
-  open: () => Promise<{ config: pg.ClientConfig; lost(reason: string): void }>;
+  open: () => Promise<{ config: pg.ClientConfig; lost(reason: string): void; host?: DatabaseHost }>;
   timeouts: DbTimeouts;
   logger?: Logger | undefined;
+  /** A multi-host URL: hosts declared silent (liveness-probe.ts); the listener on one reconnects at once. */
+  onSilent?: ((listener: (host: DatabaseHost) => void) => void) | undefined;
 }): Listen {
   return async (names, handlers) => {
     let stopped = false;
     let client: pg.Client | undefined;
+    let clientHost: DatabaseHost | undefined;
+    config.onSilent?.((host) => {
+      if (!client || clientHost?.host !== host.host || clientHost.port !== host.port) return;
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    });
     let retry: NodeJS.Timeout | undefined;
     let failures = 0;
 
@@ -84,6 +105,7 @@ export function postgresListen(config: {
         return;
       }
       client = c;
+      clientHost = target.host;
       failures = 0;
       handlers.listening?.(true);
     }

@@ -1,4 +1,5 @@
 import { preparedNameOf } from './prepared.ts';
+import { beginWithBounds, isSingleStatement, isTransactionStart, localBounds, queryBounded } from './pooler-session.ts';
 import type { Logger } from 'pino';
 import pg from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './db-faults.ts';
@@ -76,6 +77,8 @@ function clientOnSelectedHost(selector: HostSelector) {
   };
 }
 
+const sameHost = (a: DatabaseHost | undefined, b: DatabaseHost | undefined) => a !== undefined && b !== undefined && a.host === b.host && a.port === b.port;
+
 const hostOf = (client: unknown): DatabaseHost | undefined => (client as { databaseHost?: DatabaseHost }).databaseHost;
 
 /**
@@ -90,8 +93,18 @@ export function createGuardedPool(options: {
   logger?: Logger | undefined;
   /** A multi-host DATABASE_URL: which host connections go to (host-selector.ts). */
   selector?: HostSelector | undefined;
+  /**
+   * DATABASE_PREPARED_STATEMENTS (default true). False (a transaction pooler in front): every
+   * statement goes unnamed, and the server-side bounds are set per transaction instead of as
+   * startup parameters (pooler-session.ts).
+   */
+  preparedStatements?: boolean | undefined;
 }) {
   const { timeouts, logger, selector } = options;
+  const sessions = options.preparedStatements ?? true;
+  const bounds = localBounds(timeouts);
+  /** Behind a pooler: each connection's transaction status, from its last ReadyForQuery ('I' idle, 'T' in a transaction, 'E' failed one). */
+  const transactionStatus = new WeakMap<PoolClient, string>();
   const pool = new pg.Pool({
     ...options.pool,
     ...(selector
@@ -102,16 +115,33 @@ export function createGuardedPool(options: {
         }
       : {}),
     connectionTimeoutMillis: timeouts.connectMs,
-    statement_timeout: timeouts.statementMs,
-    lock_timeout: timeouts.lockMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    ...(sessions
+      ? { statement_timeout: timeouts.statementMs, lock_timeout: timeouts.lockMs, idle_in_transaction_session_timeout: timeouts.idleInTransactionMs }
+      : {}),
     query_timeout: timeouts.queryMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: timeouts.keepAliveInitialDelayMs,
   });
   // An idle client losing its connection: pg-pool has already dropped it; the next query reconnects.
   pool.on('error', (error) => logger?.warn({ err: error }, 'database: an idle pooled connection failed and was dropped'));
+  /** Every open connection by host (a multi-host URL): a host gone silent has all of its cut at once. */
+  const open = new Set<PoolClient>();
+  selector?.onSilent((host) => {
+    for (const client of open) {
+      const on = hostOf(client);
+      if (on?.host !== host.host || on.port !== host.port) continue;
+      broken.add(client);
+      // Its statements would wait for the query timeout: they fail now (503), and idle ones leave the pool.
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }
+  });
+  pool.on('remove', (client) => open.delete(client));
   pool.on('connect', (client) => {
+    if (selector) open.add(client);
+    if (!sessions) {
+      const connection = (client as unknown as { connection: { on(event: 'readyForQuery', listener: (message: { status: string }) => void): void } }).connection;
+      connection.on('readyForQuery', (message) => transactionStatus.set(client, message.status));
+    }
     client.on('error', (error) => {
       broken.add(client);
       const host = hostOf(client);
@@ -123,13 +153,33 @@ export function createGuardedPool(options: {
   const broken = new WeakSet<PoolClient>();
   const wrappers = new WeakMap<PoolClient, ReturnType<typeof wrap>>();
 
+  /** A session of our own: a statement marked as prepared (prepared.ts) goes as a named query, parsed and planned once per connection. */
+  function querySession(client: PoolClient, args: unknown[]): unknown {
+    const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
+    const call = name ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args;
+    return (client.query as (...a: unknown[]) => unknown)(...call);
+  }
+
+  /**
+   * Behind a transaction pooler: unnamed statements only, and outside a transaction the bounds go
+   * with the work in one round trip (folded into BEGIN, or pipelined before a single statement).
+   */
+  function queryPooled(client: PoolClient, args: unknown[]): unknown {
+    const [text, values = []] = args;
+    const outside = (transactionStatus.get(client) ?? 'I') === 'I';
+    if (outside && typeof text === 'string' && Array.isArray(values) && args.length <= 2) {
+      if (values.length === 0 && isTransactionStart(text)) {
+        return client.query(beginWithBounds(text, bounds)).then((results) => (Array.isArray(results) ? results[0] : results));
+      }
+      if (isSingleStatement(text)) return queryBounded(client, bounds, text, values);
+    }
+    return (client.query as (...a: unknown[]) => unknown)(...args);
+  }
+
   function wrap(client: PoolClient) {
     return {
       query(...args: unknown[]) {
-        // A statement marked as prepared (prepared.ts) goes as a named query: parsed and planned once per connection.
-        const name = typeof args[0] === 'string' ? preparedNameOf(args[0]) : undefined;
-        const call = name ? [{ name, text: args[0], values: args[1] }, ...args.slice(2)] : args;
-        const result = (client.query as (...a: unknown[]) => unknown)(...call);
+        const result = sessions ? querySession(client, args) : queryPooled(client, args);
         if (result && typeof (result as Promise<unknown>).then === 'function') {
           return (result as Promise<unknown>).catch((error: unknown) => {
             const code = (error as { code?: string }).code;
@@ -178,7 +228,14 @@ export function createGuardedPool(options: {
         waitingFor = `no database connection free within ${timeouts.acquireMs} ms (pool of ${pool.options.max})`;
       }
       acquiring = pool.connect();
-      const client = await Promise.race([acquiring, timeout]);
+      let client = await Promise.race([acquiring, timeout]);
+      // An idle connection to a host that is no longer the chosen one (it went silent, or a failover
+      // happened) is not handed out: it goes, and another is taken.
+      while (selector && selector.current() !== undefined && !sameHost(hostOf(client), selector.current())) {
+        client.release(new Error('database connection to a host no longer chosen'));
+        acquiring = pool.connect();
+        client = await Promise.race([acquiring, timeout]);
+      }
       let w = wrappers.get(client);
       if (!w) {
         w = wrap(client);

@@ -448,9 +448,17 @@ export function createScheduler(deps: {
     else if (at < armedFor) arm(Math.max(0, at - Date.now()));
   }
 
+  /** Polling while nothing listens (due-wakeups.ts): look now, unless polls are failing (their backoff stands). */
+  function lookSoon() {
+    if (failedPolls === 0) wakeAt(new Date(0));
+  }
+
   return {
     register,
     registerStep,
+    lookSoon,
+    /** Every job kind this instance runs (jobs_waiting has a series for each from the start). */
+    kinds: () => [...handlers.keys(), ...steps.kinds()],
     schedule,
     scheduleMany,
     scheduleManyStatement,

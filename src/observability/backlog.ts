@@ -10,6 +10,7 @@ export const BACKLOG_QUERY_MS = 2_000;
 
 /** Payouts: every debit the network settles, cash-outs and devoluções we pay (as GET /admin/network/status counts them). */
 const PAYOUT_KINDS = ['WITHDRAW', 'REFUND_IN'] as const;
+const DAY_MS = 86_400_000;
 
 export interface Backlog {
   /** Jobs due now and not yet run, by kind. */
@@ -19,6 +20,10 @@ export interface Backlog {
   payoutsPending: number;
   /** The oldest pending payout's creation (service clock), or null when none is pending. */
   oldestPendingPayoutAt: Date | null;
+  /** Money received for no known account, not yet assigned (suspense). */
+  suspenseItems: number;
+  /** Provider statement checks of the last 24 hours whose balance differed from our books. */
+  statementMismatches: number;
 }
 
 /**
@@ -30,13 +35,15 @@ export async function readBacklog(db: Kysely<DB>, now: Date): Promise<Backlog> {
   return db.transaction().execute(async (trx) => {
     await sql`SET LOCAL statement_timeout = ${sql.lit(BACKLOG_QUERY_MS)}`.execute(trx);
     const row = (
-      await sql<{ jobs: Array<[string, number | string]> | string; failing: number | string; payouts: number | string; oldest: Date | string | null }>`
+      await sql<{ jobs: Array<[string, number | string]> | string; failing: number | string; payouts: number | string; oldest: Date | string | null; suspense: number | string; mismatches: number | string }>`
         SELECT
           (SELECT coalesce(json_agg(json_build_array(kind, n)), '[]'::json)
              FROM (SELECT kind, count(*) AS n FROM jobs WHERE status = 'pending' AND run_at <= ${now} GROUP BY kind) waiting) AS jobs,
           (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts > 0) AS failing,
           (SELECT count(*) FROM transactions WHERE status = 'PENDING' AND kind IN (${sql.join(PAYOUT_KINDS)})) AS payouts,
-          (SELECT min(created_at) FROM transactions WHERE status = 'PENDING' AND kind IN (${sql.join(PAYOUT_KINDS)})) AS oldest`.execute(trx)
+          (SELECT min(created_at) FROM transactions WHERE status = 'PENDING' AND kind IN (${sql.join(PAYOUT_KINDS)})) AS oldest,
+          (SELECT count(*) FROM suspense_items WHERE assigned_at IS NULL) AS suspense,
+          (SELECT count(*) FROM provider_statement_checks WHERE checked_at > ${new Date(now.getTime() - DAY_MS)} AND difference <> 0) AS mismatches`.execute(trx)
     ).rows[0]!;
     const jobs = typeof row.jobs === 'string' ? (JSON.parse(row.jobs) as Array<[string, number]>) : row.jobs;
     return {
@@ -44,6 +51,8 @@ export async function readBacklog(db: Kysely<DB>, now: Date): Promise<Backlog> {
       deliveriesFailing: Number(row.failing),
       payoutsPending: Number(row.payouts),
       oldestPendingPayoutAt: row.oldest === null ? null : new Date(row.oldest),
+      suspenseItems: Number(row.suspense),
+      statementMismatches: Number(row.mismatches),
     };
   });
 }
@@ -65,7 +74,18 @@ export function serviceVersion(): string {
  * value; jobs_waiting then has one series, kind="unknown") and is counted in
  * metrics_backlog_errors_total: the rest of /metrics still answers.
  */
-export function registerBacklogMetrics(registry: Registry, deps: { db: Kysely<DB>; clock: Clock; logger: Logger }) {
+export function registerBacklogMetrics(
+  registry: Registry,
+  deps: {
+    db: Kysely<DB>;
+    clock: Clock;
+    logger: Logger;
+    /** Every job kind this instance runs: each has a jobs_waiting series from the start. */
+    jobKinds?: () => string[];
+    /** The provider's circuit breaker refuses calls now (always false without a provider). */
+    circuitOpen?: () => boolean;
+  },
+) {
   const errors = new Counter({ name: 'metrics_backlog_errors_total', help: 'Scrapes whose backlog query failed or ran out of time', registers: [registry] });
   let pending: Promise<Backlog | undefined> | undefined;
   /**
@@ -95,6 +115,7 @@ export function registerBacklogMetrics(registry: Registry, deps: { db: Kysely<DB
       this.reset();
       const backlog = await read();
       if (!backlog) return void this.set({ kind: 'unknown' }, NaN);
+      for (const kind of deps.jobKinds?.() ?? []) seenKinds.add(kind);
       for (const kind of backlog.jobsWaiting.keys()) seenKinds.add(kind);
       // A kind once seen reads 0 when its queue is empty, rather than vanishing.
       for (const kind of seenKinds) this.set({ kind }, backlog.jobsWaiting.get(kind) ?? 0);
@@ -116,6 +137,17 @@ export function registerBacklogMetrics(registry: Registry, deps: { db: Kysely<DB
   single('payouts_oldest_pending_seconds', 'Age in seconds of the oldest payout waiting for the network\'s outcome (0 when none)', (b) =>
     b.oldestPendingPayoutAt === null ? 0 : Math.max(0, (deps.clock.now().getTime() - b.oldestPendingPayoutAt.getTime()) / 1000),
   );
+  single('suspense_items', 'Money received for no known account and not yet assigned to one (suspense items open)', (b) => b.suspenseItems);
+  single('provider_statement_mismatches', 'Provider statement checks of the last 24 hours whose provider balance differed from our books', (b) => b.statementMismatches);
+  new Gauge({
+    name: 'provider_circuit_open',
+    help: 'The PIX provider circuit breaker refuses calls now (1) or lets them through (0; always 0 without a provider)',
+    registers: [registry],
+    aggregator: 'max',
+    collect() {
+      this.set(deps.circuitOpen?.() ? 1 : 0);
+    },
+  });
   new Gauge({
     name: 'build_info',
     help: 'The running service\'s version (always 1)',

@@ -264,6 +264,9 @@ export function createRelay(options: RelayOptions) {
     }
   }
 
+  /** The last claim failed (the database is away): the loop's longer pause is kept. */
+  let claimFailing = false;
+
   async function loop() {
     while (!stopped) {
       const free = maxInFlight - inFlight;
@@ -274,7 +277,9 @@ export function createRelay(options: RelayOptions) {
       let claimed: ClaimedDelivery[] = [];
       try {
         claimed = await claim(Math.min(free, batchSize));
+        claimFailing = false;
       } catch (error) {
+        claimFailing = true;
         logger.error({ err: error }, 'claiming webhook deliveries failed');
         await nap(pollMs * 10);
         continue;
@@ -305,6 +310,11 @@ export function createRelay(options: RelayOptions) {
     }
   }
 
+  /** Polling while nothing listens (due-wakeups.ts): claim now, unless claims are failing (their pause stands). */
+  function lookSoon() {
+    if (!claimFailing) wakeUp();
+  }
+
   /** A delivery was committed (here or by another instance): claim now instead of at the next poll. */
   function wakeUp() {
     if (stopped) return;
@@ -316,6 +326,7 @@ export function createRelay(options: RelayOptions) {
     claim,
     runDue,
     wakeUp,
+    lookSoon,
     start() {
       if (!stopped) return;
       stopped = false;

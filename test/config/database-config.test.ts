@@ -15,6 +15,8 @@ describe('database bounds (DB_* variables)', () => {
         keepAliveInitialDelayMs: 10_000,
         clientCheckMs: 1_000,
       },
+      preparedStatements: true,
+      listenUrl: undefined,
     });
   });
 
@@ -33,7 +35,17 @@ describe('database bounds (DB_* variables)', () => {
     expect(config.database).toEqual({
       poolSize: 4,
       timeouts: { connectMs: 100, acquireMs: 200, statementMs: 300, lockMs: 400, idleInTransactionMs: 500, queryMs: 600, keepAliveInitialDelayMs: 700, clientCheckMs: 0 },
+      preparedStatements: true,
+      listenUrl: undefined,
     });
+  });
+
+  it('reads the pooler settings: DATABASE_PREPARED_STATEMENTS and DATABASE_LISTEN_URL', () => {
+    const config = loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false', DATABASE_LISTEN_URL: 'postgres://app@db-direct:5432/pix' });
+    expect(config.database.preparedStatements).toBe(false);
+    expect(config.database.listenUrl).toBe('postgres://app@db-direct:5432/pix');
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+    expect(() => loadConfig({ DATABASE_LISTEN_URL: 'postgres://a@h1:5432,h2:5432/pix?target_session_attrs=standby' })).toThrow(/DATABASE_LISTEN_URL/);
   });
 
   it('refuses a zero, a non-number, and a query timeout that would fire before the statement timeout', () => {

@@ -29,8 +29,11 @@ describe('Dockerfile', () => {
 describe('deploy/compose.yaml', () => {
   const services = compose.services as Record<string, any>;
 
-  it('has PostgreSQL, a one-shot migration, two instances and nginx', () => {
-    expect(Object.keys(services).sort()).toEqual(['app1', 'app2', 'migrate', 'nginx', 'postgres']);
+  it('has PostgreSQL, a one-shot migration, two instances, nginx, and Prometheus in the monitoring profile', () => {
+    expect(Object.keys(services).sort()).toEqual(['app1', 'app2', 'migrate', 'nginx', 'postgres', 'prometheus']);
+    expect(services.prometheus.profiles).toEqual(['monitoring']);
+    // The scraper is not on the edge network, whose addresses the instances trust as their proxy.
+    expect(services.prometheus.networks).toEqual(['monitoring']);
     expect(services.migrate.command).toEqual(['node', 'dist/migrate-main.js']);
     expect(services.migrate.restart).toBe('no');
     expect(services.migrate.depends_on.postgres.condition).toBe('service_healthy');
@@ -49,7 +52,7 @@ describe('deploy/compose.yaml', () => {
       expect(app.environment.MODE).toBe('production');
       // The edge network's subnet, not a pinned address (issue 25): any address the engine gives nginx.
       expect(app.environment.TRUSTED_PROXIES).toBe(compose.networks.edge.ipam.config[0].subnet);
-      expect(app.networks).toEqual(['edge', 'backend']);
+      expect(app.networks).toEqual(['edge', 'backend', 'monitoring']);
       expect(app.environment.DATABASE_URL).toBe(services.migrate.environment.DATABASE_URL);
       // Production needs its PIX provider (issue 13); the client certificate is mounted read-only.
       expect(app.environment.PIX_NETWORK).toBe('provider');

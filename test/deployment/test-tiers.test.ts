@@ -28,7 +28,7 @@ describe('test tiers (docs/testing.md)', () => {
   it('.ci/run installs its tools without a fallback and makes every optional suite required', () => {
     expect(ci).not.toMatch(/apt-get[^\n]*\|\|/);
     expect(ci).not.toMatch(/will be skipped/i);
-    for (const name of ['PORTAL_BROWSER_REQUIRED=1', 'PROMTOOL_REQUIRED=1', 'NGINX_REQUIRED=1', 'CURL_REQUIRED=1', 'POSTGRES_CLUSTER_REQUIRED=1']) {
+    for (const name of ['PORTAL_BROWSER_REQUIRED=1', 'PROMTOOL_REQUIRED=1', 'NGINX_REQUIRED=1', 'CURL_REQUIRED=1', 'POSTGRES_CLUSTER_REQUIRED=1', 'PGBOUNCER_REQUIRED=1']) {
       expect(ci).toContain(name);
     }
   });

@@ -16,8 +16,12 @@ export async function startSandboxService(
   options: {
     workers: number;
     env?: Record<string, string>;
+    /** More variables that name the service's own database (its URL on the server itself). */
+    envFor?: (databaseUrl: string) => Record<string, string>;
     /** The service reaches its database through this local port (a TCP proxy of the test); the test itself does not. */
     throughPort?: number;
+    /** The service's DATABASE_URL made from its database's URL (a multi-host URL through proxies, say). */
+    urlFor?: (databaseUrl: string) => string;
   },
 ) {
   const db = await createOwnDatabase(serverUrl);
@@ -26,11 +30,12 @@ export async function startSandboxService(
   if (options.throughPort !== undefined) serviceUrl.host = `127.0.0.1:${options.throughPort}`;
   let service: Instance | undefined;
   try {
-    service = await startInstance(`sandbox-w${options.workers}`, serviceUrl.toString(), {
+    service = await startInstance(`sandbox-w${options.workers}`, options.urlFor ? options.urlFor(db.url) : serviceUrl.toString(), {
       MODE: 'sandbox',
       WORKERS: String(options.workers),
       DATA_DIR: dataDir,
       ...options.env,
+      ...options.envFor?.(db.url),
     });
     if (options.workers > 1) await until(() => service!.lines().some((l) => l.msg === `${options.workers} workers listening`), 90_000, 'the workers did not start');
   } catch (error) {

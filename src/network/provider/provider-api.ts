@@ -49,6 +49,8 @@ export function createProviderApi(deps: {
   certHeader: string | undefined;
   retry: RetryPolicy;
   logger: Logger;
+  /** Each exchange's duration and outcome (provider_call_duration_seconds). */
+  observeCall?: ((seconds: number, outcome: '2xx' | '4xx' | '5xx' | 'error') => void) | undefined;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -61,12 +63,16 @@ export function createProviderApi(deps: {
   async function exchange(input: { method: 'GET' | 'POST'; path: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number }): Promise<HttpAnswer> {
     deps.breaker.enter();
     let answer: HttpAnswer;
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     try {
       answer = await deps.http.send(input);
     } catch (error) {
+      deps.observeCall?.(took(), 'error');
       deps.breaker.failure(String((error as Error).message));
       throw error;
     }
+    deps.observeCall?.(took(), answer.status >= 500 ? '5xx' : answer.status >= 400 ? '4xx' : '2xx');
     if (answer.status >= 500) deps.breaker.failure(`${input.method} ${input.path}: HTTP ${answer.status}`);
     else deps.breaker.success();
     return answer;

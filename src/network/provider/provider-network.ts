@@ -102,6 +102,8 @@ export function createProviderNetwork(deps: {
   logger: Logger;
   /** Tests: a faster circuit or retries. */
   limits?: Partial<typeof PROVIDER_LIMITS>;
+  /** Each provider exchange's duration and outcome (metrics). */
+  observeCall?: ((seconds: number, outcome: '2xx' | '4xx' | '5xx' | 'error') => void) | undefined;
 }) {
   const limits = { ...PROVIDER_LIMITS, ...deps.limits };
   const logger = deps.logger.child({ component: 'provider' });
@@ -114,6 +116,7 @@ export function createProviderNetwork(deps: {
     certHeader: deps.config.certHeader ? encodeURIComponent(deps.tls.cert) : undefined,
     retry: limits.retry,
     logger,
+    observeCall: deps.observeCall,
   });
   const checkAfterMs = deps.config.reconcileAfterS * 1000;
   const book = createChargeBook(deps.db);
@@ -257,6 +260,8 @@ export function createProviderNetwork(deps: {
     ...network,
     /** `POST /network/provider/webhooks`: verify, deduplicate, apply. */
     receiveNotice: inbox.receive,
+    /** The circuit breaker refuses calls now (provider_circuit_open). */
+    circuitOpen: () => breaker.state() === 'open',
     /** The daily statement check, now (operators: POST /admin/network/statement-check). */
     runStatementCheck: statements.run,
     /** On start: the webhook registration and the daily statement check are scheduled. */
