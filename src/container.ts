@@ -68,6 +68,9 @@ import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
 import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
 import { createPortalReads } from './portal/portal-reads.repo.ts';
+import { createRoutedPortalReads } from './portal/portal-reads-routed.ts';
+import { openReadReplica } from './db/read-replica.ts';
+import { createReadRouting, registerReplicaLagMetric } from './db/read-routing.ts';
 
 export interface ContainerOptions {
   /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */
@@ -111,6 +114,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
   await sandboxClockStore?.restore();
 
   const metrics = createMetrics();
+  // DATABASE_READ_URL: the read-only pages and routes read on the replica while it is fresh for the caller.
+  const readReplica =
+    config.databaseRead && database.engine === 'postgres'
+      ? openReadReplica({ url: config.databaseRead.url, primary: db, maxLagMs: config.databaseRead.maxLagMs, poolSize: config.database.poolSize, timeouts: config.database.timeouts, logger })
+      : undefined;
+  const reads = createReadRouting({ primary: db, replica: readReplica, logger });
+  registerReplicaLagMetric(metrics.registry, readReplica);
   const ledger = createLedger({ clock });
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
@@ -134,7 +144,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   if (!adapter) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
   const network: PixNetwork = options.wrapNetwork ? options.wrapNetwork(adapter) : adapter;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
-  const accounts = createAccountService({ db, clock });
+  const accounts = createAccountService({ db, clock, reads });
   /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
   const accessLease = createAccessLease({ db, listen: database.listen, logger });
   const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
@@ -189,7 +199,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     batchLockWaitMs: Math.min(250, Math.max(1, Math.floor(lockTimeoutMs / 4))),
     bulkhead,
   });
-  const transactions = createTransactionsService({ db, clock });
+  const transactions = createTransactionsService({ db, clock, reads });
   const payouts = {
     /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
     scenarios,
@@ -241,7 +251,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, urls: webhookUrls });
   const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
-  const webhookDeliveryLog = createDeliveryLog({ db, accounts });
+  const webhookDeliveryLog = createDeliveryLog({ db, accounts, reads });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
@@ -250,6 +260,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
+    // Stopped last (close runs this list backwards): its pool closes after everything that reads.
+    ...(readReplica ? [readReplica] : []),
     // Stopped after the scheduler (close runs this list backwards): the provider's HTTP client.
     ...(providerNetwork ? [{ start() {}, stop: () => providerNetwork.close() }] : []),
     scheduler,
@@ -276,7 +288,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     metrics,
     ledger,
     /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */
-    checkLedger: () => checkLedger(db),
+    checkLedger: () => reads.run('operators', checkLedger),
     /** The PIX network adapter the services talk to (the sandbox simulator in sandbox mode). */
     network,
     /** The simulator itself (sandbox mode only): what the sandbox routes drive. */
@@ -323,7 +335,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     portalPeople,
     portalSessions,
     /** The portal's read-only views no service exposes (the portal gets this, never `db`). */
-    portalReads: createPortalReads(db),
+    portalReads: reads.enabled ? createRoutedPortalReads(reads) : createPortalReads(db),
+    /** Where reads go (the replica when fresh for the caller) and the write fences app.ts raises (read-routing.ts). */
+    reads,
     charges,
     chargePayments,
     chargeLocations,
