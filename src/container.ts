@@ -81,6 +81,11 @@ export interface ContainerOptions {
   resolver?: HostResolver;
   /** Wraps the network adapter the services talk to (fault-injection tests: a network that fails on cue). */
   wrapNetwork?: (network: PixNetwork) => PixNetwork;
+  /**
+   * Tests of production mode that follow a payment to a local webhook receiver: the sandbox's webhook
+   * URL rules and transport (http://127.0.0.1 allowed), everything else as production.
+   */
+  webhookRules?: 'sandbox';
 }
 
 /**
@@ -239,9 +244,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const networkStatus = createNetworkStatus({ db, network, provider: providerNetwork, suspense });
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
-  const webhookTransport = createWebhookTransport({ mode: config.mode });
+  const webhookTransport = createWebhookTransport({ mode: options.webhookRules ?? config.mode });
   // The mode's webhook URL rules, chosen here once: the services only apply them.
-  const webhookUrls = webhookUrlPolicy(config.mode, options.resolver ?? systemResolver);
+  const webhookUrls = webhookUrlPolicy(options.webhookRules ?? config.mode, options.resolver ?? systemResolver);
   const webhooks = createWebhookRegistrationService({ db, clock, urls: webhookUrls, secretOverlapS: config.webhookSecretOverlapS });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.

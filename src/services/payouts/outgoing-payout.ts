@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import { currentTrace, newTraceId } from '../../observability/trace-context.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -99,7 +100,7 @@ export function createOutgoingPayouts(deps: {
    */
   async function admitIn(trx: Trx<DB>, req: PayoutRequest): Promise<TransactionRow> {
     if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
-    const [result] = await admit(trx, [req]);
+    const [result] = await admit(trx, [traced(req)]);
     if (result instanceof Error) throw result;
     return result!;
   }
@@ -122,6 +123,18 @@ export function createOutgoingPayouts(deps: {
     return deps.bulkhead ? deps.bulkhead.run(req.accountId, (turn) => command(turn.lockTimeoutMs)) : command();
   }
 
+  /**
+   * The debit with the trace of the request (or job) asking for it, kept in its metadata: the
+   * admission stores it with the row and its submit step, and every later call, settlement and
+   * webhook of this payment carries it (issue 31 item 4).
+   */
+  function traced(req: PayoutRequest): PayoutRequest {
+    if (req.metadata?.trace !== undefined) return req;
+    // Asked without a trace: the payment starts its own, so all it causes still shares one.
+    const trace = currentTrace() ?? { traceId: newTraceId(), flags: '01' };
+    return { ...req, metadata: { ...req.metadata, trace } };
+  }
+
   const batcher =
     (deps.batchesInFlight ?? 1) > 0
       ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, lockWaitMs: deps.batchLockWaitMs ?? DEFAULT_BATCH_LOCK_WAIT_MS, logger: deps.logger })
@@ -130,8 +143,10 @@ export function createOutgoingPayouts(deps: {
   const batchable = (req: PayoutRequest): req is BatchablePayout =>
     req.destination.kind === 'network' && typeof req.counterpart !== 'function' && req.onCreated === undefined;
 
-  async function create(req: PayoutRequest): Promise<TransactionRow> {
-    if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+  async function create(asked: PayoutRequest): Promise<TransactionRow> {
+    if (asked.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+    // Taken now, in the asking request: the batch that admits it runs in another's context.
+    const req = traced(asked);
     if (batcher && batchable(req)) return batcher.submit(req);
     return alone(req);
   }
