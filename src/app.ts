@@ -35,6 +35,7 @@ import { cachedSerializerFactory } from './http/serializer-cache.ts';
 import { accessLine, noteClient } from './http/access-log.ts';
 import { fastifyRequestContext } from '@fastify/request-context';
 import { parseTraceparent } from './observability/trace-context.ts';
+import { raiseReadFences } from './http/read-fences.ts';
 
 const ONE_MIB = 1024 * 1024;
 
@@ -95,6 +96,8 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     if ((closing || c.drain.closing) && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
     done(null, payload);
   });
+  // Read replica (DATABASE_READ_URL): a write raises its writer's fence before the answer leaves (read-your-writes).
+  if (c.reads.enabled) app.addHook('onSend', raiseReadFences(c.reads));
   // A POST, PUT or PATCH sent without a body is judged as an empty object: required fields are then
   // named one by one, and routes whose fields are all optional accept it.
   app.addHook('preValidation', async (request) => {

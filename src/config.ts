@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { defaultWorkers } from './default-workers.ts';
 import { secretTokenProblem, secretTokenRule } from './token-strength.ts';
 import { DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './db/pg-pool.ts';
-import { DatabaseUrlError, parseWriterUrl } from './db/database-url.ts';
+import { DatabaseUrlError, parseReaderUrl, parseWriterUrl } from './db/database-url.ts';
 
 /** The service's configuration: read once from the environment at start-up, then frozen. */
 export interface Config {
@@ -17,6 +17,11 @@ export interface Config {
   readonly publicUrl: string;
   /** One host, or several in libpq's form (`postgres://u@h1:5432,h2:5433/db?target_session_attrs=read-write`). */
   readonly databaseUrl: string | undefined;
+  /**
+   * DATABASE_READ_URL (one host or several, libpq's form) and DATABASE_READ_MAX_LAG_MS: a streaming
+   * replica for the read-only pages and routes (src/db/read-routing.ts); unset, every read is on the primary.
+   */
+  readonly databaseRead: { readonly url: string; readonly maxLagMs: number } | undefined;
   /** A folder, or `memory://` to keep nothing. */
   readonly dataDir: string;
   readonly mode: 'sandbox' | 'production';
@@ -277,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicHost,
     publicUrl,
     databaseUrl,
+    databaseRead: problems.take(() => databaseRead(env, databaseUrl), undefined),
     dataDir: env.DATA_DIR || './data',
     mode,
     adminToken,
@@ -392,6 +398,22 @@ function databaseUrlOk(url: string) {
     if (error instanceof DatabaseUrlError) throw new ConfigError('DATABASE_URL', error.message);
     throw error;
   }
+}
+
+/** DATABASE_READ_URL and DATABASE_READ_MAX_LAG_MS (default 5000): a replica needs PostgreSQL as the primary too. */
+function databaseRead(env: Env, databaseUrl: string | undefined): Config['databaseRead'] {
+  const maxLagMs = integer(env, 'DATABASE_READ_MAX_LAG_MS', 5_000, 0, 3_600_000);
+  const url = env.DATABASE_READ_URL || undefined;
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError('DATABASE_READ_URL', 'must start with postgres:// or postgresql://');
+  try {
+    parseReaderUrl(url);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new ConfigError('DATABASE_READ_URL', error.message);
+    throw error;
+  }
+  if (databaseUrl === undefined) throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL: a read replica follows a PostgreSQL primary, not the embedded database');
+  return Object.freeze({ url, maxLagMs });
 }
 
 /** WORKERS: 1 with the embedded database (refused above 1); on PostgreSQL see defaultWorkers(). */

@@ -41,6 +41,9 @@ import { createTransactionsService } from './services/transactions/transactions.
 import { createReceivedPix } from './services/received-pix.ts';
 import { createAccountBulkhead } from './db/account-bulkhead.ts';
 import { createDatabaseProbe } from './db/database-probe.ts';
+import { createRoutedPortalReads } from './portal/portal-reads-routed.ts';
+import { openReadReplica } from './db/read-replica.ts';
+import { createReadRouting, registerReplicaLagMetric } from './db/read-routing.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from './services/payouts/on-us.ts';
 import { createSettlement } from './services/settlement/settlement.service.ts';
@@ -79,6 +82,11 @@ export interface ContainerOptions {
   resolver?: HostResolver;
   /** Wraps the network adapter the services talk to (fault-injection tests: a network that fails on cue). */
   wrapNetwork?: (network: PixNetwork) => PixNetwork;
+  /**
+   * Tests of production mode that follow a payment to a local webhook receiver: the sandbox's webhook
+   * URL rules and transport (http://127.0.0.1 allowed), everything else as production.
+   */
+  webhookRules?: 'sandbox';
 }
 
 /**
@@ -114,6 +122,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
   await sandboxClockStore?.restore();
 
   const metrics = createMetrics();
+  // DATABASE_READ_URL: the read-only pages and routes read on the replica while it is fresh for the caller.
+  const readReplica =
+    config.databaseRead && database.engine === 'postgres'
+      ? openReadReplica({ url: config.databaseRead.url, primary: db, maxLagMs: config.databaseRead.maxLagMs, poolSize: config.database.poolSize, timeouts: config.database.timeouts, logger })
+      : undefined;
+  const reads = createReadRouting({ primary: db, replica: readReplica, logger });
+  registerReplicaLagMetric(metrics.registry, readReplica);
   const ledger = createLedger({ clock });
   const outbox = createOutbox({ clock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
@@ -140,7 +155,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   if (!adapter) throw new Error(`no PIX network for PIX_NETWORK=${config.pixNetwork} in ${config.mode} mode`);
   const network: PixNetwork = options.wrapNetwork ? options.wrapNetwork(adapter) : adapter;
   const scenarios = config.mode === 'sandbox' ? sandboxScenarioReader : productionScenarioReader;
-  const accounts = createAccountService({ db, clock });
+  const accounts = createAccountService({ db, clock, reads });
   /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
   const accessLease = createAccessLease({ db, listen: database.listen, logger });
   const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
@@ -195,7 +210,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     batchLockWaitMs: Math.min(250, Math.max(1, Math.floor(lockTimeoutMs / 4))),
     bulkhead,
   });
-  const transactions = createTransactionsService({ db, clock });
+  const transactions = createTransactionsService({ db, clock, reads });
   const payouts = {
     /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
     scenarios,
@@ -235,9 +250,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const networkStatus = createNetworkStatus({ db, network, provider: providerNetwork, suspense });
   /** Fixed-window rate limits kept in the database (shared by every instance). */
   const rateLimiter = createRateLimiter({ db, clock });
-  const webhookTransport = createWebhookTransport({ mode: config.mode });
+  const webhookTransport = createWebhookTransport({ mode: options.webhookRules ?? config.mode });
   // The mode's webhook URL rules, chosen here once: the services only apply them.
-  const webhookUrls = webhookUrlPolicy(config.mode, options.resolver ?? systemResolver);
+  const webhookUrls = webhookUrlPolicy(options.webhookRules ?? config.mode, options.resolver ?? systemResolver);
   const webhooks = createWebhookRegistrationService({ db, clock, urls: webhookUrls, secretOverlapS: config.webhookSecretOverlapS });
   // webhook-timestamp is checked by receivers against their own clock: real time, even in a sandbox
   // whose clock was advanced.
@@ -247,7 +262,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, urls: webhookUrls });
   const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
-  const webhookDeliveryLog = createDeliveryLog({ db, accounts });
+  const webhookDeliveryLog = createDeliveryLog({ db, accounts, reads });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
@@ -256,6 +271,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
+    // Stopped last (close runs this list backwards): its pool closes after everything that reads.
+    ...(readReplica ? [readReplica] : []),
     // Stopped after the scheduler (close runs this list backwards): the provider's HTTP client.
     ...(providerNetwork ? [{ start() {}, stop: () => providerNetwork.close() }] : []),
     scheduler,
@@ -284,7 +301,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     metrics,
     ledger,
     /** The ledger's invariants checked from scratch (GET /admin/ledger/check, tests, the benchmark). */
-    checkLedger: () => checkLedger(db),
+    checkLedger: () => reads.run('operators', checkLedger),
     /** The PIX network adapter the services talk to (the sandbox simulator in sandbox mode). */
     network,
     /** The simulator itself (sandbox mode only): what the sandbox routes drive. */
@@ -331,7 +348,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     portalPeople,
     portalSessions,
     /** The portal's read-only views no service exposes (the portal gets this, never `db`). */
-    portalReads: createPortalReads(db),
+    portalReads: reads.enabled ? createRoutedPortalReads(reads) : createPortalReads(db),
+    /** Where reads go (the replica when fresh for the caller) and the write fences app.ts raises (read-routing.ts). */
+    reads,
     charges,
     chargePayments,
     chargeLocations,

@@ -31,6 +31,8 @@ export interface HarnessOptions {
   postgres?: { url?: string } & Pick<DatabaseOptions, 'timeouts' | 'applicationName' | 'poolSize'>;
   /** Wraps the network the services talk to (fault injection). */
   wrapNetwork?: ContainerOptions['wrapNetwork'];
+  /** Production-mode tests that deliver webhooks to a local receiver (ContainerOptions.webhookRules). */
+  webhookRules?: ContainerOptions['webhookRules'];
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     logger,
     ...(options.resolver ? { resolver: options.resolver } : {}),
     ...(options.wrapNetwork ? { wrapNetwork: options.wrapNetwork } : {}),
+    ...(options.webhookRules ? { webhookRules: options.webhookRules } : {}),
   });
   const app = await buildApp(c, { checkResponses: true });
   await app.ready();

@@ -110,3 +110,11 @@ export function parseWriterUrl(url: string): DatabaseTarget {
   }
   return target;
 }
+
+/**
+ * The read replicas (DATABASE_READ_URL): with several hosts, `prefer-standby` is the default (a
+ * standby first, else whichever host answers); any attribute is accepted, since reads run anywhere.
+ */
+export function parseReaderUrl(url: string): DatabaseTarget {
+  return parseDatabaseUrl(url, (count) => (count > 1 ? 'prefer-standby' : 'any'));
+}

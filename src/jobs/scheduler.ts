@@ -8,7 +8,17 @@ import { randomUUID } from 'node:crypto';
 import { prepared } from '../db/prepared.ts';
 import type { Job } from './job.ts';
 import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
-import { outsideRequest } from '../observability/trace-context.ts';
+import { currentTrace, outsideRequest, traceFrom, withTrace } from '../observability/trace-context.ts';
+
+/**
+ * A job scheduled while a traced request (or a job running in a trace) is served keeps that trace in
+ * its payload (`trace`), unless the payload names its own (issue 31 item 4).
+ */
+function withCurrentTrace(payload: Record<string, unknown>): Record<string, unknown> {
+  if (payload.trace !== undefined) return payload;
+  const trace = currentTrace();
+  return trace ? { ...payload, trace } : payload;
+}
 
 export type { Job } from './job.ts';
 
@@ -123,7 +133,7 @@ export function createScheduler(deps: {
       .values({
         kind,
         run_at: runAt,
-        payload: JSON.stringify(payload),
+        payload: JSON.stringify(withCurrentTrace(payload)),
         max_attempts: maxAttemptsOf(kind),
         created_at: now,
         updated_at: now,
@@ -141,7 +151,7 @@ export function createScheduler(deps: {
     if (jobs.length === 0) throw new Error('scheduleManyStatement needs at least one job');
     const now = deps.clock.now();
     const maxAttempts = maxAttemptsOf(kind);
-    const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(j.payload)}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz)`);
+    const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(withCurrentTrace(j.payload))}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz)`);
     return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at) VALUES ${sql.join(rows)}`;
   }
 
@@ -163,7 +173,8 @@ export function createScheduler(deps: {
     const started = performance.now();
     try {
       if (!entry) throw new Error(`no handler for job kind "${row.kind}"`);
-      await entry.handler(trx, { id: row.id, kind: row.kind, payload: row.payload, attempt });
+      // In the trace of the request that caused it: its calls, follow-up jobs and events carry it.
+      await withTrace(traceFrom(row.payload.trace), () => entry.handler(trx, { id: row.id, kind: row.kind, payload: row.payload, attempt }));
       await sql`RELEASE SAVEPOINT job`.execute(trx);
       await trx.deleteFrom('jobs').where('id', '=', row.id).execute();
       deps.metrics?.jobs.inc({ kind: row.kind, outcome: 'done' });

@@ -6,6 +6,7 @@ import { transact } from '../db/transact.ts';
 import type { DB } from '../db/schema.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Job } from './job.ts';
+import { traceFrom, withTrace } from '../observability/trace-context.ts';
 
 /**
  * A job that talks to the outside world (a payment network): `call` runs with NO database
@@ -87,9 +88,13 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
     if (!handler) throw new Error(`no step handler for job kind "${kind}"`);
     const started = performance.now();
     const jobs: Job[] = rows.map((row) => ({ id: Number(row.id), kind: row.kind, payload: row.payload, attempt: row.attempts + 1 }));
+    // Jobs of one trace (a batch of one, most often) run in it; a batch of several traces carries
+    // each job's own where the handler calls per job (payment orders carry theirs).
+    const traces = new Set(jobs.map((job) => traceFrom(job.payload.trace)?.traceId));
+    const shared = traces.size === 1 ? traceFrom(jobs[0]!.payload.trace) : undefined;
     let answers: unknown[];
     try {
-      answers = await handler.call(jobs);
+      answers = await withTrace(shared, () => handler.call(jobs));
       if (answers.length !== jobs.length) throw new Error(`step ${kind}: ${answers.length} answers for ${jobs.length} jobs`);
     } catch (error) {
       await fail(kind, handler, rows, token, error);
@@ -97,14 +102,14 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
     }
     const entries = rows.map((row, i) => ({ row, job: jobs[i]!, answer: answers[i] }));
     try {
-      await commit(handler, entries, token);
+      await withTrace(shared, () => commit(handler, entries, token));
       deps.metrics?.jobs.inc({ kind, outcome: 'done' }, rows.length);
     } catch (batchError) {
       // Never silent: the cause is logged, then each job is recorded alone so one bad answer cannot hold back the rest.
       deps.logger.warn({ err: batchError, kind, jobs: entries.length }, 'recording step answers failed; recording each job alone');
       for (const entry of entries) {
         try {
-          await commit(handler, [entry], token);
+          await withTrace(traceFrom(entry.job.payload.trace), () => commit(handler, [entry], token));
           deps.metrics?.jobs.inc({ kind, outcome: 'done' });
         } catch (error) {
           await fail(kind, handler, [entry.row], token, error);

@@ -87,6 +87,8 @@ export interface PaymentOrder {
   expiresAt: Date | null;
   /** The sandbox scenario stored with the transaction (null outside the sandbox). */
   scenario: string | null;
+  /** The W3C trace of the request that ordered it: every call about this order carries it (issue 31 item 4). */
+  trace?: { traceId: string; flags: string } | undefined;
 }
 
 /** The network's answer to a submission. */

@@ -64,6 +64,25 @@ export function outgoingTraceparent(traceId?: string, trace: TraceContext | unde
   return `00-${id}-${randomHex(8)}-${sampled}`;
 }
 
+/** A trace as stored with a payment's work (job payloads, a transaction's metadata); anything else is undefined. */
+export function traceFrom(value: unknown): TraceContext | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { traceId, flags } = value as { traceId?: unknown; flags?: unknown };
+  if (typeof traceId !== 'string' || !/^[0-9a-f]{32}$/.test(traceId) || ALL_ZERO.test(traceId)) return undefined;
+  if (typeof flags !== 'string' || !/^[0-9a-f]{2}$/.test(flags)) return undefined;
+  return { traceId, flags };
+}
+
+/**
+ * Runs `work` in a stored trace (issue 31 item 4: a payment's later steps carry the trace of the
+ * request that created it): what it calls, schedules or emits sees it as the current trace. Without
+ * one, `work` runs in the context it is called from.
+ */
+export function withTrace<T>(trace: TraceContext | undefined, work: () => T): T {
+  // The store holds the request-context data (the package types it as its accessor object).
+  return trace ? asyncLocalStorage.run({ trace } as never, work) : work();
+}
+
 /**
  * Runs `work` outside any request's trace: background loops whose timers may be armed while a request
  * is served (the scheduler's wake-ups) must not lend that request's trace to other work.

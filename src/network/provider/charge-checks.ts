@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { traceFrom, withTrace } from '../../observability/trace-context.ts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import type { DB } from '../../db/schema.ts';
@@ -15,7 +16,7 @@ import type { TransactionPoll } from './types.ts';
 export const CHARGE_CHECK = 'provider.charge_check';
 
 /** `n`: how many times this charge was asked about already (the wait doubles each time). */
-type Payload = { reference: string; n?: number };
+type Payload = { reference: string; n?: number; /** The trace of the request that created the charge (scheduler.ts). */ trace?: unknown };
 type Answer = { next: Date | null; finished: boolean };
 
 /** The longest wait between two questions about one open charge. */
@@ -87,7 +88,8 @@ export function registerChargeChecks(deps: {
       const answers: Answer[] = [];
       for (const job of jobs) {
         try {
-          answers.push(await checkOne(job.payload.reference, job.payload.n ?? 0));
+          // In the trace of the request that created the charge: the poll and the payment it finds.
+          answers.push(await withTrace(traceFrom(job.payload.trace), () => checkOne(job.payload.reference, job.payload.n ?? 0)));
         } catch (error) {
           // One charge's trouble (a charge not stored yet, the database) does not hold back the others.
           deps.logger.warn({ err: error, reference: job.payload.reference }, 'charge check failed; asking again soon');
@@ -101,7 +103,7 @@ export function registerChargeChecks(deps: {
       await deps.scheduler.scheduleMany(
         trx,
         CHARGE_CHECK,
-        done.filter((d) => d.answer.next !== null).map((d) => ({ runAt: d.answer.next!, payload: { reference: d.job.payload.reference, n: (d.job.payload.n ?? 0) + 1 } })),
+        done.filter((d) => d.answer.next !== null).map((d) => ({ runAt: d.answer.next!, payload: { reference: d.job.payload.reference, n: (d.job.payload.n ?? 0) + 1, ...(d.job.payload.trace ? { trace: d.job.payload.trace } : {}) } })),
       );
     },
   });

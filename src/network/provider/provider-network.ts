@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { traceFrom, withTrace } from '../../observability/trace-context.ts';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, type ProviderConfig } from '../../config.ts';
@@ -196,12 +197,13 @@ export function createProviderNetwork(deps: {
       return { status: 'unknown_holder', documentRequired: true };
     },
 
+    // Each order's calls (and their retries) carry the trace of the request that ordered it.
     async submitPayments(orders: PaymentOrder[]): Promise<SubmitAnswer[]> {
-      return mapLimited(orders, limits.concurrency, submitOne);
+      return mapLimited(orders, limits.concurrency, (order) => withTrace(traceFrom(order.trace), () => submitOne(order)));
     },
 
     async paymentStatuses(orders: PaymentOrder[]): Promise<PaymentStatus[]> {
-      const statuses = await mapLimited(orders, limits.concurrency, statusOne);
+      const statuses = await mapLimited(orders, limits.concurrency, (order) => withTrace(traceFrom(order.trace), () => statusOne(order)));
       const finished = statuses.filter((s) => s.status === 'settled' || s.status === 'rejected').length;
       await recordReconciliation(deps.db, deps.clock.now(), { kind: 'payments', asked: orders.length, finished });
       return statuses;

@@ -7,6 +7,7 @@ import type { Cents } from '../../domain/money.ts';
 import { searchAccounts } from '../../db/repos/account-search.repo.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { DB } from '../../db/schema.ts';
+import type { ReadRouting } from '../../db/read-routing.ts';
 import { DEFAULT_LIMITS, type AccountType } from './account-defaults.ts';
 import type { SplitFrequency } from '../../domain/closed-lists.ts';
 
@@ -21,7 +22,7 @@ export interface FeeInput {
  */
 export type AccountAudit = (trx: Transaction<DB>, before: AccountRow | undefined, after: AccountRow) => Promise<void>;
 
-export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
+export function createAccountService(deps: { db: Kysely<DB>; clock: Clock; /** Operators' lists on the read replica when fresh (read-routing.ts). */ reads?: ReadRouting }) {
   const { db, clock } = deps;
 
   async function create(input: { name: string; document: string; type?: AccountType; isDemo?: boolean }, audit?: AccountAudit): Promise<AccountRow> {
@@ -89,7 +90,8 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock }) {
   }
 
   /** Operators' search (GET /admin/accounts): by name, document, id or PIX key, one page at a time. */
-  const search = (q: string | undefined, asked: { page: number; pageSize: number }) => searchAccounts(db, q, asked);
+  const search = (q: string | undefined, asked: { page: number; pageSize: number }) =>
+    deps.reads ? deps.reads.run('operators', (reader) => searchAccounts(reader, q, asked)) : searchAccounts(db, q, asked);
 
   return { create, get, search, setLimits, setFees, setSplitFrequency, demo: () => accountsRepo.demo(db) };
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
+import { currentTrace, newTraceId } from '../../observability/trace-context.ts';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -99,7 +100,7 @@ export function createOutgoingPayouts(deps: {
    */
   async function admitIn(trx: Trx<DB>, req: PayoutRequest): Promise<TransactionRow> {
     if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
-    const [result] = await admit(trx, [req]);
+    const [result] = await admit(trx, [traced(req)]);
     if (result instanceof Error) throw result;
     return result!;
   }
@@ -123,13 +124,27 @@ export function createOutgoingPayouts(deps: {
     return deps.bulkhead ? deps.bulkhead.run(req.accountId, (turn) => command(turn.lockTimeoutMs)) : command();
   }
 
+  /**
+   * The debit with the trace of the request (or job) asking for it, kept in its metadata: the
+   * admission stores it with the row and its submit step, and every later call, settlement and
+   * webhook of this payment carries it (issue 31 item 4).
+   */
+  function traced(req: PayoutRequest): PayoutRequest {
+    if (req.metadata?.trace !== undefined) return req;
+    // Asked without a trace: the payment starts its own, so all it causes still shares one.
+    const trace = currentTrace() ?? { traceId: newTraceId(), flags: '01' };
+    return { ...req, metadata: { ...req.metadata, trace } };
+  }
+
   const batcher =
     (deps.batchesInFlight ?? 1) > 0
       ? createPayoutBatcher({ db: deps.db, admit, alone, inFlight: deps.batchesInFlight ?? 1, lockWaitMs: deps.batchLockWaitMs ?? DEFAULT_BATCH_LOCK_WAIT_MS, logger: deps.logger })
       : undefined;
 
-  async function create(req: PayoutRequest): Promise<TransactionRow> {
-    if (req.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+  async function create(asked: PayoutRequest): Promise<TransactionRow> {
+    if (asked.amount > MAX_AMOUNT) throw new DomainError('PIX_INVALID_AMOUNT');
+    // Taken now, in the asking request: the batch that admits it runs in another's context.
+    const req = traced(asked);
     // Every payout the account orders is admitted in the group-commit batches (issue 28 item 3):
     // a burst of one account queues there and is answered, where one by one through the account's
     // bulkhead its queued commands ran out of their 3 s.

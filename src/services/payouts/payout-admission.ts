@@ -74,7 +74,7 @@ export function createPayoutAdmission(deps: {
     const job =
       dest.kind === 'network'
         ? deps.settlement.submitStep(
-            paymentOrderOf({ transaction_id: transactionId, kind: rules.kind, original_amount: req.amount, description: req.description, created_at: now, scenario: req.scenario }, dest.target),
+            paymentOrderOf({ transaction_id: transactionId, kind: rules.kind, original_amount: req.amount, description: req.description, created_at: now, scenario: req.scenario, metadata: req.metadata }, dest.target),
           )
         : undefined;
     return {

@@ -1,5 +1,6 @@
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Payee, PaymentOrder } from '../../network/pix-network.ts';
+import { traceFrom } from '../../observability/trace-context.ts';
 
 /** Where an outgoing debit goes, as the creating service knows it. */
 export interface PaymentTarget {
@@ -14,12 +15,20 @@ export interface PaymentStepPayload {
   order: Omit<PaymentOrder, 'orderedAt' | 'expiresAt'> & { orderedAt: string; expiresAt: string | null };
 }
 
-/** The order the network gets for a PENDING, held debit: our public id is its idempotency key. */
+/** The trace stored with a debit (its metadata's `trace`: the request that created it), if any. */
+export const traceOfPayment = (tx: { metadata?: unknown }) => traceFrom((tx.metadata as { trace?: unknown } | null | undefined)?.trace);
+
+/**
+ * The order the network gets for a PENDING, held debit: our public id is its idempotency key; the
+ * trace stored with the debit goes with it (every call about it carries that trace).
+ */
 export function paymentOrderOf(
-  tx: Pick<TransactionRow, 'transaction_id' | 'kind' | 'original_amount' | 'description' | 'created_at' | 'scenario'>,
+  tx: Pick<TransactionRow, 'transaction_id' | 'kind' | 'original_amount' | 'description' | 'created_at' | 'scenario'> & { metadata?: unknown },
   target: PaymentTarget,
 ): PaymentOrder {
+  const trace = traceOfPayment(tx);
   return {
+    ...(trace ? { trace } : {}),
     reference: tx.transaction_id,
     kind: tx.kind === 'REFUND_IN' ? 'refund' : 'payout',
     amount: tx.original_amount,

@@ -9,7 +9,7 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import type { PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
 import type { Outbox, OutgoingEvent } from '../../webhooks/outbox.ts';
-import { paymentOrderOf, toStepPayload, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
+import { paymentOrderOf, toStepPayload, traceOfPayment, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
 import { PAYMENT_STEPS, registerPaymentSteps, SUBMIT_STEP_JOB, type Outcome } from './payment-steps.ts';
 
 export type { PaymentTarget } from './payment-order.ts';
@@ -31,6 +31,16 @@ export interface SettlementHook {
 }
 
 export type { Outcome } from './payment-steps.ts';
+
+/**
+ * A payment's events carry the trace of the request that created it (issue 31 item 4), whoever
+ * finishes it (the check step, the network's notice, a group-commit batch run in another request's
+ * turn): its webhook deliveries, their retries and resends follow that trace.
+ */
+function inPaymentTrace(row: TransactionRow, events: OutgoingEvent[]): OutgoingEvent[] {
+  const traceId = traceOfPayment(row)?.traceId;
+  return traceId ? events.map((event) => (event.traceId ? event : { ...event, traceId })) : events;
+}
 
 /**
  * The one settlement path of every outgoing debit (cash-out by key or QR code, direct transfer,
@@ -92,7 +102,7 @@ export function createSettlement(deps: {
     const byHook = new Map<SettlementHook, TransactionRow[]>();
     for (const row of inLockOrder) {
       const hook = hookOf(row.origin);
-      events.push(...(await hook.onFinished(trx, row)));
+      events.push(...inPaymentTrace(row, await hook.onFinished(trx, row)));
       byHook.set(hook, [...(byHook.get(hook) ?? []), row]);
     }
     for (const [hook, rows] of byHook) await hook.onBatchFinished?.(trx, rows);
@@ -131,7 +141,7 @@ export function createSettlement(deps: {
      * `failWith`): its origin's events, as if the settlement had rejected it; no money moves.
      */
     async announceUnheld(trx: Trx<DB>, tx: TransactionRow): Promise<void> {
-      await deps.outbox.emitMany(trx, await hookOf(tx.origin).onFinished(trx, tx));
+      await deps.outbox.emitMany(trx, inPaymentTrace(tx, await hookOf(tx.origin).onFinished(trx, tx)));
     },
     /** Registers what an origin does when its payments finish; one hook per origin. */
     registerHook(origin: string, hook: SettlementHook) {

@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB, TransactionKind, TransactionStatus } from '../../db/schema.ts';
+import type { ReadRouting } from '../../db/read-routing.ts';
 
 export interface TransactionFilter {
   page?: number;
@@ -35,9 +36,10 @@ function utcDate(text: string): Date | undefined {
  * The account's transactions (GET /api/transactions): UTC dates, both ends inclusive, newest first,
  * at most 31 days per query; and one transaction by any public identifier (the poll route).
  */
-export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }) {
+export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock; /** The read replica when fresh for the account (read-routing.ts). */ reads?: ReadRouting }) {
+  const read = <T>(accountId: number, query: (db: Kysely<DB>) => Promise<T>) => (deps.reads ? deps.reads.run({ accountId }, query) : query(deps.db));
   /** The filter's query (dates checked: UTC, inclusive, at most 31 days), and the page asked for. */
-  function filtered(accountId: number, f: TransactionFilter) {
+  function filtered(db: Kysely<DB>, accountId: number, f: TransactionFilter) {
     const page = f.page ?? 1;
     const size = f.size ?? 20;
     const today = utcDate(deps.clock.now().toISOString())!;
@@ -54,7 +56,7 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }
     const from = start!;
     const until = new Date(end!.getTime() + DAY_MS);
 
-    const base = deps.db
+    const base = db
       .selectFrom('transactions')
       .where('account_id', '=', accountId)
       .where('created_at', '>=', from)
@@ -67,11 +69,15 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }
   }
 
   async function list(accountId: number, f: TransactionFilter) {
-    const { base, page, size } = filtered(accountId, f);
-    const [rows, count] = await Promise.all([
-      base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
-      base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-    ]);
+    filtered(deps.db, accountId, f); // bad dates are refused before any database is asked
+    const { rows, count, page, size } = await read(accountId, async (db) => {
+      const { base, page, size } = filtered(db, accountId, f);
+      const [rows, count] = await Promise.all([
+        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute(),
+        base.select(sql<string>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, count, page, size };
+    });
     const total = Number(count.total);
     const totalPages = Math.ceil(total / size);
     return {
@@ -85,14 +91,16 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock }
    * a next page exists, so a busy account's window is not counted on every view.
    */
   async function browse(accountId: number, f: TransactionFilter) {
-    const { base, page, size } = filtered(accountId, f);
-    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size + 1).offset((page - 1) * size).execute();
+    const { page, size } = filtered(deps.db, accountId, f);
+    const rows = await read(accountId, (db) =>
+      filtered(db, accountId, f).base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size + 1).offset((page - 1) * size).execute(),
+    );
     return { rows: rows.slice(0, size), page, hasNext: rows.length > size, hasPrevious: page > 1 };
   }
 
   /** One of the account's transactions by numeric id, transactionId or externalId; foreign ones are not found. */
   async function get(accountId: number, identifier: string): Promise<TransactionRow> {
-    const tx = await transactionsRepo.findForAccount(deps.db, accountId, identifier, { externalId: true });
+    const tx = await read(accountId, (db) => transactionsRepo.findForAccount(db, accountId, identifier, { externalId: true }));
     if (!tx) throw new DomainError('NOT_FOUND', undefined, 'Transaction not found');
     return tx;
   }

@@ -7,6 +7,8 @@ import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 // Issue 25 item 4: provider calls carry W3C `traceparent`.
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const INCOMING_SPAN = '00f067aa0ba902b7';
+/** Another trace: the charges of the tests above, made with TRACE_ID, are checked in theirs. */
+const CHARGE_TRACE_ID = '9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f';
 const TRACEPARENT_FORMAT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
 
 let h: Harness;
@@ -50,16 +52,20 @@ describe('traceparent on provider calls', () => {
     expect(b.traceId).not.toBe(a.traceId);
   });
 
-  it('background calls (jobs) carry a valid traceparent too, never a request\'s', async () => {
+  it("background calls (jobs) carry a valid traceparent: a charge's checks the trace of the request that created it (issue 31 item 4), other work never a request's", async () => {
     fake.requests.length = 0;
-    await createCharge({ traceparent: `00-${TRACE_ID}-${INCOMING_SPAN}-01` });
+    await createCharge({ traceparent: `00-${CHARGE_TRACE_ID}-${INCOMING_SPAN}-01` });
+    const reference = fake.requests.find((r) => r.path === '/api/pix/cash-in')!.body.transaction.externalId as string;
     fake.requests.length = 0;
     await h.advance(3600); // reconciliation and checks fall due
     const background = fake.requests;
-    expect(background.length).toBeGreaterThan(0);
+    const checks = background.filter((call) => call.path === `/api/pix/transaction/${reference}`);
+    expect(checks.length).toBeGreaterThan(0);
+    expect(background.length).toBeGreaterThan(checks.length);
     for (const call of background) {
       expect(String(call.headers.traceparent)).toMatch(TRACEPARENT_FORMAT);
-      expect(String(call.headers.traceparent)).not.toContain(TRACE_ID);
+      if (checks.includes(call)) expect(String(call.headers.traceparent)).toContain(CHARGE_TRACE_ID);
+      else expect(String(call.headers.traceparent), call.path).not.toContain(CHARGE_TRACE_ID);
     }
   });
 });
