@@ -224,6 +224,23 @@ export function createPortalPeopleService(deps: {
     });
   }
 
+  /** Removes an operator (DELETE /admin/operators/{id}): their sessions end at once, in the same transaction. */
+  async function removeOperator(actor: Actor, operatorId: number) {
+    await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('portal_users')
+        .set({ removed_at: clock.now() })
+        .where('id', '=', operatorId)
+        .where('role', '=', 'OPERATOR')
+        .where('removed_at', 'is', null)
+        .returning(['email'])
+        .executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', undefined, `Operator ${operatorId} not found`);
+      await trx.updateTable('portal_sessions').set({ revoked_at: clock.now() }).where('user_id', '=', operatorId).where('revoked_at', 'is', null).execute();
+      await deps.audit.record(trx, actor, { action: 'operator.remove', target: `operator:${operatorId}`, before: { email: row.email } });
+    });
+  }
+
   /** Sandbox: the demo account's member, with a known password (printed at start). */
   async function ensureDemoMember(accountId: number, email: string, password: string) {
     const hash = await hashSecret(password);
@@ -241,7 +258,7 @@ export function createPortalPeopleService(deps: {
     }
   }
 
-  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, memberPage, operators, operatorPage, removeMember, ensureDemoMember };
+  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, memberPage, operators, operatorPage, removeMember, removeOperator, ensureDemoMember };
 }
 
 export type PortalPeopleService = ReturnType<typeof createPortalPeopleService>;
