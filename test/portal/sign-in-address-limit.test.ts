@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { verifySecret } from '../../src/services/auth/secret-hash.ts';
 import { failureKeys } from '../../src/services/auth/failure-limits.ts';
 import { startHarness, type Harness } from '../harness.ts';
 import { portalClient, signedInMember } from './portal-client.ts';
 
 // Issue 30 item 6 (decisions 6: at most 10 failures per e-mail AND per address in 15 minutes).
 // Password spraying: one address trying many e-mails. Every password check is a scrypt hash, so the
-// refusal must come before it: the hash function is wrapped to count its calls.
-vi.mock('../../src/services/auth/secret-hash.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/services/auth/secret-hash.ts')>();
-  return { ...original, verifySecret: vi.fn(original.verifySecret) };
-});
-const hashChecks = vi.mocked(verifySecret);
-
+// refusal must come before it. The sign-in hands its password check (the hash) to the failure
+// limits' `judge`, which runs it only when no counter refuses: the check is wrapped to count its runs.
 let h: Harness;
+const hashChecks = vi.fn();
 beforeAll(async () => {
   h = await startHarness();
+  const failures = h.c.portalFailures;
+  const judge = failures.judge.bind(failures);
+  vi.spyOn(failures, 'judge').mockImplementation((plan, check, seen) =>
+    judge(plan, () => {
+      hashChecks();
+      return check();
+    }, seen),
+  );
 });
 afterAll(() => h.close());
 
