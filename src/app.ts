@@ -28,7 +28,7 @@ import { checkResponsesAgainstDocument } from './http/openapi/response-check.ts'
 import { documentRoute, operationIdOfModule, type FamilyDocs } from './http/openapi/route-docs.ts';
 import { portalPlugin } from './portal/portal.plugin.tsx';
 import { portalServicesOf } from './portal/portal-services.ts';
-import { proxyTrust } from './http/client-certificate.ts';
+import { forwardedForTrust } from './http/client-certificate.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { httpsServerOptions } from './http/tls.ts';
 import { cachedSerializerFactory } from './http/serializer-cache.ts';
@@ -47,8 +47,8 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
     // X-Request-Id: the caller's (or the front proxy's) when it is a sane token, else a new UUID.
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers['x-request-id']) ?? randomUUID(),
-    // X-Forwarded-For/-Proto believed only from TRUSTED_PROXIES.
-    trustProxy: proxyTrust(c.config),
+    // X-Forwarded-For/-Proto believed only from the proxies TRUSTED_PROXIES lists (never "any").
+    trustProxy: forwardedForTrust(c.config),
     // HTTPS (HTTP/2 and HTTP/1.1) when TLS_CERT_FILE/TLS_KEY_FILE are set.
     ...(httpsServerOptions(c.config.tls) as object),
     // One compact access line per request (below) instead of Fastify's two.

@@ -266,8 +266,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
+  const portalFailures = createFailureLimits({ db, clock: systemClock, family: 'portal' });
   const portalPeople = createPortalPeopleService({
-    db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: config.publicUrl,
+    db, clock: systemClock, accounts, audit, failures: portalFailures, publicBaseUrl: config.publicUrl,
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
@@ -325,6 +326,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     tokens,
     tokenGrants,
     authFailures,
+    /** The portal sign-in's failure limits (tests count the password checks they let run). */
+    portalFailures,
     deposits,
     payouts,
     /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */

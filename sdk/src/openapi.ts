@@ -83,7 +83,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the account's name (the document, type and keys never change); an empty body changes nothing */
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/admin/accounts/{id}/certificates": {
@@ -93,7 +94,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The account's client certificates, newest first, revoked ones included (never a private key: the service keeps none) */
+        get: operations["listCertificates"];
         put?: never;
         /** Link a client certificate: register a PEM, or send {} to have a key and certificate made */
         post: operations["registerCertificate"];
@@ -207,6 +209,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a suspended account: its money-moving calls work again. Reactivating an active account changes nothing */
+        post: operations["reactivateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{id}/split-frequency": {
         parameters: {
             query?: never;
@@ -222,6 +241,23 @@ export interface paths {
         head?: never;
         /** Set when the account's non-immediate split shares are paid */
         patch: operations["updateSplitFrequency"];
+        trace?: never;
+    };
+    "/admin/accounts/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend the account: its money-moving calls (cash-out, QR code cash-out, /dict/pix, refunds; API and portal) answer 403 ACCOUNT_SUSPENDED; reads, charges and incoming PIX continue, and payouts already admitted settle. Suspending a suspended account changes nothing */
+        post: operations["suspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/accounts/{id}/webhook-deliveries": {
@@ -282,7 +318,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's webhook registrations (active, and those a 410 answer disabled) */
+        /** The account's webhook registrations (active, and those a 410 answer disabled), oldest first */
         get: operations["listAccountWebhooks"];
         put?: never;
         /** Register a webhook URL for one of the account's events (same URL again: new headers and version) */
@@ -425,6 +461,23 @@ export interface paths {
         /** Create a portal operator (back office): signs in at /portal/sign-in */
         post: operations["createOperator"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/operators/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an operator: their portal sessions end at once and they cannot sign in again */
+        delete: operations["removeOperator"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1780,6 +1833,7 @@ export interface operations {
                      *           "document": "11144477735",
                      *           "type": "INDIVIDUAL",
                      *           "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *           "status": "ACTIVE",
                      *           "createdAt": "2026-11-20T15:00:00.000Z",
                      *           "balance": {
                      *             "available": 1520.75,
@@ -1817,6 +1871,8 @@ export interface operations {
                             name: string;
                             /** Format: dict-key */
                             pixKey: string;
+                            /** @description SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue */
+                            status: "ACTIVE" | "SUSPENDED";
                             type: "INDIVIDUAL" | "COMPANY";
                         }[];
                         metadata: {
@@ -1958,6 +2014,7 @@ export interface operations {
                      *       "document": "11144477735",
                      *       "type": "INDIVIDUAL",
                      *       "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *       "status": "ACTIVE",
                      *       "createdAt": "2026-11-20T15:00:00.000Z"
                      *     }
                      */
@@ -1970,6 +2027,8 @@ export interface operations {
                         name: string;
                         /** Format: dict-key */
                         pixKey: string;
+                        /** @description SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue */
+                        status: "ACTIVE" | "SUSPENDED";
                         type: "INDIVIDUAL" | "COMPANY";
                     };
                 };
@@ -2120,6 +2179,7 @@ export interface operations {
                      *       "document": "11222333000181",
                      *       "type": "COMPANY",
                      *       "pixKey": "46065c7b-d59b-4c75-a779-72c97c593223",
+                     *       "status": "ACTIVE",
                      *       "createdAt": "2026-11-20T15:00:00.000Z",
                      *       "balance": {
                      *         "available": 0,
@@ -2208,7 +2268,461 @@ export interface operations {
                         /** Format: dict-key */
                         pixKey: string;
                         splitFrequency: string;
+                        /** @description SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue */
+                        status: "ACTIVE" | "SUSPENDED";
                         type: "INDIVIDUAL" | "COMPANY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Maria da Silva Comércio"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the name shown to payers and in the portal */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "name": "Maria da Silva Comércio",
+                     *       "document": "11144477735",
+                     *       "type": "INDIVIDUAL",
+                     *       "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *       "status": "ACTIVE",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "balance": {
+                     *         "available": 1520.75,
+                     *         "blocked": 89.9
+                     *       },
+                     *       "limits": {
+                     *         "perTransaction": 5000,
+                     *         "daily": 20000,
+                     *         "nightly": 1000
+                     *       },
+                     *       "fees": {
+                     *         "cashIn": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         },
+                     *         "cashOut": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         }
+                     *       },
+                     *       "splitFrequency": "DAILY"
+                     *     }
+                     */
+                    "application/json": {
+                        balance: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            available: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            blocked: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: document */
+                        document: string;
+                        fees: {
+                            cashIn: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
+                                percent: number;
+                            };
+                            cashOut: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
+                                percent: number;
+                            };
+                        };
+                        id: number;
+                        limits: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            daily: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            nightly: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            perTransaction: number;
+                        };
+                        name: string;
+                        /** Format: dict-key */
+                        pixKey: string;
+                        splitFrequency: string;
+                        /** @description SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue */
+                        status: "ACTIVE" | "SUSPENDED";
+                        type: "INDIVIDUAL" | "COMPANY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    listCertificates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "fingerprint": "4393ba1e67ea61135bb9ea78c51ac350ef70265c8f6de17ba83300be6e52a2cd",
+                     *           "subject": "CN=Maria da Silva (account 2), O=pix-account-service",
+                     *           "notBefore": "2026-11-20T14:59:00.000Z",
+                     *           "notAfter": "2027-11-20T15:00:00.000Z",
+                     *           "revoked": false,
+                     *           "revokedAt": null,
+                     *           "createdAt": "2026-11-20T15:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "fingerprint": "0be9f1a2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e",
+                     *           "subject": "CN=Maria da Silva (account 2), O=pix-account-service",
+                     *           "notBefore": "2025-11-02T12:59:00.000Z",
+                     *           "notAfter": "2026-11-02T13:00:00.000Z",
+                     *           "revoked": true,
+                     *           "revokedAt": "2026-11-19T09:15:00.000Z",
+                     *           "createdAt": "2025-11-02T13:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "total": 2,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description when it was registered
+                             */
+                            createdAt: string;
+                            /** @description SHA-256 of the DER, lower-case hex */
+                            fingerprint: string;
+                            /** Format: date-time */
+                            notAfter: string;
+                            /** Format: date-time */
+                            notBefore: string;
+                            revoked: boolean;
+                            revokedAt: string | null;
+                            subject: string;
+                        }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
                     };
                 };
             };
@@ -3943,6 +4457,230 @@ export interface operations {
             };
         };
     };
+    reactivateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "name": "Maria da Silva",
+                     *       "document": "11144477735",
+                     *       "type": "INDIVIDUAL",
+                     *       "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *       "status": "ACTIVE",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "balance": {
+                     *         "available": 1520.75,
+                     *         "blocked": 89.9
+                     *       },
+                     *       "limits": {
+                     *         "perTransaction": 5000,
+                     *         "daily": 20000,
+                     *         "nightly": 1000
+                     *       },
+                     *       "fees": {
+                     *         "cashIn": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         },
+                     *         "cashOut": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         }
+                     *       },
+                     *       "splitFrequency": "DAILY"
+                     *     }
+                     */
+                    "application/json": {
+                        balance: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            available: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            blocked: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: document */
+                        document: string;
+                        fees: {
+                            cashIn: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
+                                percent: number;
+                            };
+                            cashOut: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
+                                percent: number;
+                            };
+                        };
+                        id: number;
+                        limits: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            daily: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            nightly: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            perTransaction: number;
+                        };
+                        name: string;
+                        /** Format: dict-key */
+                        pixKey: string;
+                        splitFrequency: string;
+                        /** @description SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue */
+                        status: "ACTIVE" | "SUSPENDED";
+                        type: "INDIVIDUAL" | "COMPANY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     updateSplitFrequency: {
         parameters: {
             query?: never;
@@ -4061,6 +4799,230 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "message": "The request body must be JSON (Content-Type: application/json).",
                      *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    suspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "name": "Maria da Silva",
+                     *       "document": "11144477735",
+                     *       "type": "INDIVIDUAL",
+                     *       "pixKey": "123e4567-e12b-42d1-a456-426655440000",
+                     *       "status": "SUSPENDED",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "balance": {
+                     *         "available": 1520.75,
+                     *         "blocked": 89.9
+                     *       },
+                     *       "limits": {
+                     *         "perTransaction": 5000,
+                     *         "daily": 20000,
+                     *         "nightly": 1000
+                     *       },
+                     *       "fees": {
+                     *         "cashIn": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         },
+                     *         "cashOut": {
+                     *           "fixed": 0,
+                     *           "percent": 0
+                     *         }
+                     *       },
+                     *       "splitFrequency": "DAILY"
+                     *     }
+                     */
+                    "application/json": {
+                        balance: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            available: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            blocked: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: document */
+                        document: string;
+                        fees: {
+                            cashIn: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
+                                percent: number;
+                            };
+                            cashOut: {
+                                /**
+                                 * Format: money
+                                 * @description BRL, at most 2 decimals (format money)
+                                 */
+                                fixed: number;
+                                /**
+                                 * Format: money
+                                 * @description percent, 10 means 10%
+                                 */
+                                percent: number;
+                            };
+                        };
+                        id: number;
+                        limits: {
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            daily: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            nightly: number;
+                            /**
+                             * Format: money
+                             * @description BRL, at most 2 decimals (format money)
+                             */
+                            perTransaction: number;
+                        };
+                        name: string;
+                        /** Format: dict-key */
+                        pixKey: string;
+                        splitFrequency: string;
+                        /** @description SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue */
+                        status: "ACTIVE" | "SUSPENDED";
+                        type: "INDIVIDUAL" | "COMPANY";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["ShortError"];
@@ -4617,7 +5579,12 @@ export interface operations {
     };
     listAccountWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description items per page, 1-100 */
+                pageSize?: number;
+            };
             header?: never;
             path: {
                 /** @description numeric id */
@@ -4635,8 +5602,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "accountId": 1,
-                     *       "webhooks": [
+                     *       "data": [
                      *         {
                      *           "id": 1,
                      *           "type": "cash_in",
@@ -4650,13 +5616,16 @@ export interface operations {
                      *           "updatedAt": "2026-11-20T15:00:00.000Z"
                      *         }
                      *       ],
-                     *       "total": 1
+                     *       "metadata": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "pageSize": 20,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        accountId: number;
-                        total: number;
-                        webhooks: {
+                        data: {
                             createdAt: string;
                             headers: {
                                 [key: string]: string;
@@ -4673,6 +5642,13 @@ export interface operations {
                             /** @description increments each time the URL is registered again */
                             version: number;
                         }[];
+                        metadata: {
+                            page: number;
+                            pageSize: number;
+                            /** @description items matching the filters, on every page */
+                            total: number;
+                            totalPages: number;
+                        };
                     };
                 };
             };
@@ -6556,6 +7532,129 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "message": "The request body must be JSON (Content-Type: application/json).",
                      *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    removeOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found.",
+                     *       "error": "Not Found"
                      *     }
                      */
                     "application/json": components["schemas"]["ShortError"];

@@ -18,6 +18,7 @@ export interface ClosedListCheck {
 export const CLOSED_LIST_CHECKS: readonly ClosedListCheck[] = [
   { table: 'accounts', column: 'type', constraint: 'accounts_type_check', values: lists.ACCOUNT_TYPES },
   { table: 'accounts', column: 'split_frequency', constraint: 'accounts_split_frequency', values: lists.SPLIT_FREQUENCIES },
+  { table: 'accounts', column: 'status', constraint: 'accounts_status_check', values: lists.ACCOUNT_STATUSES },
   { table: 'account_keys', column: 'key_type', constraint: 'account_keys_key_type_check', values: lists.DICT_KEY_TYPES },
   { table: 'sandbox_dict_keys', column: 'key_type', constraint: 'sandbox_dict_keys_key_type_check', values: lists.DICT_KEY_TYPES },
   { table: 'transactions', column: 'kind', constraint: 'transactions_kind_check', values: lists.TRANSACTION_KINDS },

@@ -8,7 +8,7 @@ import type { RefundTables } from './schema/refunds.ts';
 import type { WebhookTables } from './schema/webhooks.ts';
 import type { SandboxNetworkTables } from './schema/sandbox-network.ts';
 import type { ProviderNetworkTables } from './schema/provider-network.ts';
-import type { AccountType, BalanceBucket, DictKeyType, JobStatus, SplitFrequency, TransactionFamily, TransactionKind, TransactionStatus } from '../domain/closed-lists.ts';
+import type { AccountStatus, AccountType, BalanceBucket, DictKeyType, JobStatus, SplitFrequency, TransactionFamily, TransactionKind, TransactionStatus } from '../domain/closed-lists.ts';
 
 import type { EventType, Json, Timestamp } from './schema/columns.ts';
 export type { EventType, Json, Timestamp } from './schema/columns.ts';
@@ -30,6 +30,8 @@ export interface AccountsTable {
   fee_cash_out_percent_bp: Generated<number>;
   split_frequency: Generated<SplitFrequency>;
   is_demo: Generated<boolean>;
+  /** ACTIVE, or SUSPENDED by an operator (migration 1250): no money leaves a suspended account. */
+  status: Generated<AccountStatus>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -32,6 +32,10 @@ export type PublicKeyType = (typeof PUBLIC_KEY_TYPES)[number];
 export const ACCOUNT_TYPES = ['INDIVIDUAL', 'COMPANY'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
+/** An account's standing (issue 30): a SUSPENDED one keeps its reads and incoming PIX, but moves no money out. */
+export const ACCOUNT_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
 /** How often an account's split payouts leave (decisions: split frequency). */
 export const SPLIT_FREQUENCIES = ['IMMEDIATE', 'HOURLY', 'DAILY'] as const;
 export type SplitFrequency = (typeof SPLIT_FREQUENCIES)[number];

@@ -8,6 +8,7 @@ describe('validatePublicKey: accepted keys and their normalised form', () => {
   it.each<[PublicKeyType, string, string]>([
     ['DOCUMENT', '52998224725', '52998224725'],
     ['DOCUMENT', '11222333000181', '11222333000181'],
+    ['DOCUMENT', '12ABC34501DE35', '12ABC34501DE35'], // alphanumeric CNPJ (IN RFB 2.229/2024)
     ['EMAIL', 'fulano@example.com', 'fulano@example.com'],
     ['EMAIL', 'Fulano.Tal+pix@Example.COM.br', 'fulano.tal+pix@example.com.br'],
     ['EMAIL', `${LONG_LOCAL}@example.com`, `${LONG_LOCAL}@example.com`],
@@ -29,8 +30,10 @@ describe('validatePublicKey: accepted keys and their normalised form', () => {
 describe('validatePublicKey: rejected keys name the rule', () => {
   it.each<[PublicKeyType, string, RegExp]>([
     ['DOCUMENT', '529.982.247-25', /digits only/],
-    ['DOCUMENT', '12ABC34501DE35', /digits only/],
-    ['DOCUMENT', '5299822472', /11 digits.*14 digits/],
+    ['DOCUMENT', '12abc34501de35', /upper case/],
+    ['DOCUMENT', '12ABC34501DE34', /CNPJ.*check digits/],
+    ['DOCUMENT', '12.ABC.345/01DE-35', /digits only/],
+    ['DOCUMENT', '5299822472', /11 digits.*14 characters/],
     ['DOCUMENT', '52998224726', /CPF.*check digits/],
     ['DOCUMENT', '00000000000', /CPF.*check digits/],
     ['DOCUMENT', '11222333000182', /CNPJ.*check digits/],
@@ -70,6 +73,7 @@ describe('detectDictKey', () => {
   it.each([
     ['52998224725', 'CPF', '52998224725'],
     ['11222333000181', 'CNPJ', '11222333000181'],
+    ['12ABC34501DE35', 'CNPJ', '12ABC34501DE35'],
     ['Fulano@Example.com', 'EMAIL', 'fulano@example.com'],
     ['+5511987654321', 'PHONE', '+5511987654321'],
     ['+551133334444', 'PHONE', '+551133334444'],
@@ -89,7 +93,8 @@ describe('detectDictKey', () => {
     UUID.replace(/-/g, ''), // DICT's EVP is always hyphenated
     'fulano@localhost',
     `${'a'.repeat(66)}@example.com`,
-    '12ABC34501DE35',
+    '12abc34501de35', // upper case only
+    '12ABC34501DE34', // wrong check digit
     '',
     'hello',
   ])('%j -> undefined', (key) => {
@@ -101,6 +106,7 @@ describe('toDictKey', () => {
   it.each<[string, PublicKeyType, string, string]>([
     ['52998224725', 'DOCUMENT', 'CPF', '52998224725'],
     ['11222333000181', 'DOCUMENT', 'CNPJ', '11222333000181'],
+    ['12ABC34501DE35', 'DOCUMENT', 'CNPJ', '12ABC34501DE35'],
     ['Fulano@Example.com', 'EMAIL', 'EMAIL', 'fulano@example.com'],
     ['11987654321', 'PHONE', 'PHONE', '+5511987654321'],
     [UUID.replace(/-/g, '').toUpperCase(), 'RANDOM', 'EVP', UUID],

@@ -28,11 +28,19 @@ const UUID_BARE = /^[0-9a-f]{32}$/i;
 const fail = (reason: string): KeyCheck => ({ ok: false, reason });
 const pass = (normalized: string): KeyCheck => ({ ok: true, normalized });
 
+// An alphanumeric CNPJ (IN RFB 2.229/2024, API Pix 2.9.0): 12 of [0-9A-Z], then 2 numeric check digits.
+// Lower case is the shape's only variant worth a message of its own: the key is upper case only.
+const CNPJ_SHAPE_ANY_CASE = /^[0-9A-Za-z]{12}\d{2}$/;
+const ALPHANUMERIC_CNPJ = /^[0-9A-Z]{12}\d{2}$/;
+
 function checkDocument(key: string): KeyCheck {
-  if (!/^\d+$/.test(key)) return fail('A DOCUMENT key must contain digits only.');
+  if (key.length === 14 && CNPJ_SHAPE_ANY_CASE.test(key)) {
+    if (!ALPHANUMERIC_CNPJ.test(key)) return fail('A CNPJ key must be in upper case (its letters A-Z).');
+    return isValidCnpj(key) ? pass(key) : fail('The CNPJ key has invalid check digits.');
+  }
+  if (!/^\d+$/.test(key)) return fail('A DOCUMENT key must contain digits only (an alphanumeric CNPJ: 12 digits or upper-case letters, then 2 digits).');
   if (key.length === 11) return isValidCpf(key) ? pass(key) : fail('The CPF key has invalid check digits.');
-  if (key.length === 14) return isValidCnpj(key) ? pass(key) : fail('The CNPJ key has invalid check digits.');
-  return fail('A DOCUMENT key must have 11 digits (CPF) or 14 digits (CNPJ).');
+  return fail('A DOCUMENT key must have 11 digits (CPF) or 14 characters (CNPJ).');
 }
 
 function checkEmail(key: string): KeyCheck {
@@ -75,7 +83,8 @@ export function validatePublicKey(key: string, type: PublicKeyType): KeyCheck {
 
 /**
  * The compatible family sends keys without a type, so the form decides: `+55...` phone, `@`
- * e-mail, hyphenated UUID EVP, 11 digits CPF, 14 CNPJ. The forms do not overlap, so the first
+ * e-mail, hyphenated UUID EVP, 11 digits CPF, 14 characters CNPJ (digits or upper-case letters, then
+ * two check digits). The forms do not overlap, so the first
  * match is the only one. Returns undefined for anything else, including bad check digits.
  */
 export function detectDictKey(key: string): DictKey | undefined {
@@ -90,7 +99,7 @@ export function detectDictKey(key: string): DictKey | undefined {
   }
   if (UUID_HYPHENATED.test(key)) return { type: 'EVP', normalized: key.toLowerCase() };
   if (/^\d{11}$/.test(key)) return isValidCpf(key) ? { type: 'CPF', normalized: key } : undefined;
-  if (/^\d{14}$/.test(key)) return isValidCnpj(key) ? { type: 'CNPJ', normalized: key } : undefined;
+  if (ALPHANUMERIC_CNPJ.test(key)) return isValidCnpj(key) ? { type: 'CNPJ', normalized: key } : undefined;
   return undefined;
 }
 

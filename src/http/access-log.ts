@@ -2,11 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseTraceparent } from '../observability/trace-context.ts';
 
 /** The error code each refused or failed request answered with (set where the error answer is sent). */
-const errorCodes = new WeakMap<FastifyRequest, string>();
+const errorCodes = new WeakMap<FastifyRequest, { code: string; reason?: string }>();
 
-/** Notes the code of the error answer `request` gets, for its access line. */
-export function noteErrorCode(request: FastifyRequest, code: string): void {
-  errorCodes.set(request, code);
+/**
+ * Notes the code of the error answer `request` gets, for its access line: `code` is the one the
+ * client received (`HTTP_ERROR` for a generic error, issue 30), `reason` the catalogue's more precise
+ * one when it differs (`UNAUTHORIZED`, `RATE_LIMITED`...), so on-call can still tell them apart.
+ */
+export function noteErrorCode(request: FastifyRequest, code: string, reason?: string): void {
+  errorCodes.set(request, reason !== undefined && reason !== code ? { code, reason } : { code });
 }
 
 /** Who called and how, read when the request arrives (over HTTP/2 the stream's socket is gone by its end). */
@@ -23,19 +27,20 @@ export function noteClient(request: FastifyRequest, tls: boolean): void {
 
 /**
  * One access line per answer, at info, refusals included (401, 403, 404, 429: on-call must find a
- * customer's failing calls): `status`, `code` (the error code, when the answer is an error), `ip`
+ * customer's failing calls): `status`, `code` (the error code the client received, when the answer
+ * is an error) and `reason` (the precise code behind a generic `HTTP_ERROR`), `ip`
  * (the client's: a trusted proxy's X-Forwarded-For, else the socket's), `proto` and `httpVersion`,
  * and `traceId` when a valid W3C `traceparent` came in.
  */
 export function accessLine(request: FastifyRequest, reply: FastifyReply) {
-  const code = errorCodes.get(request);
+  const error = errorCodes.get(request);
   const traceId = parseTraceparent(request.headers.traceparent)?.traceId;
   const client = clients.get(request);
   return {
     method: request.method,
     route: request.routeOptions.url ?? 'unmatched',
     status: reply.statusCode,
-    ...(code !== undefined ? { code } : {}),
+    ...(error !== undefined ? error : {}),
     ms: Math.round(reply.elapsedTime),
     ip: client?.ip,
     proto: client?.proto,

@@ -22,6 +22,25 @@ export function proxyTrust(config: Config): ProxyTrust {
   return trust;
 }
 
+const forwardedCompiled = new WeakMap<Config, ProxyTrust>();
+
+/**
+ * Who may state the client's address (`X-Forwarded-For`, `-Proto`): Fastify's `trustProxy`. Only
+ * the proxies TRUSTED_PROXIES lists: the plain-HTTP sandbox's default "any caller" is about the
+ * certificate header (its curl examples send it directly), never the address, so a caller cannot
+ * make itself loopback (the sandbox's admin exemption) or a new address (a fresh failure budget)
+ * with a header; without a listed proxy the address is the socket's (issue 30 item 6).
+ */
+export function forwardedForTrust(config: Config): ProxyTrust {
+  let trust = forwardedCompiled.get(config);
+  if (!trust) {
+    const list = config.trustedProxies;
+    trust = list === 'any' ? () => false : proxyTrust(config);
+    forwardedCompiled.set(config, trust);
+  }
+  return trust;
+}
+
 /**
  * The one answer to "where does the client certificate come from": the `X-SSL-Client-Cert` header
  * when a trusted proxy sent it (it terminated TLS and checked the client's key), otherwise the

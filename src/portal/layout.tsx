@@ -116,7 +116,10 @@ export function Page(props: { ctx: PageContext; title: string; active: string; c
               </form>
             </div>
           </header>
-          <main id="content">{props.children}</main>
+          <main id="content">
+            {ctx.session?.accountSuspended ? <p class="alert alert-error" id="account-suspended" role="status">{t('accountSuspendedBanner')}</p> : ''}
+            {props.children}
+          </main>
         </div>
       </body>
     </Document>

@@ -3,6 +3,7 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import type { DB, EventType } from '../db/schema.ts';
 import type { WebhookHeader, WebhookRow } from '../db/schema/webhooks.ts';
 import { signingSecretsAt } from './signing-secrets.ts';
+import { paginate } from '../db/paginate.ts';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -19,6 +20,11 @@ export const registrationsRepo = {
       .where('deleted_at', 'is', null)
       .orderBy('id')
       .execute();
+  },
+
+  /** One page of `listForAccount` (the admin list), in the same order. */
+  async pageForAccount(db: Db, accountId: number, asked: { page: number; pageSize: number }): Promise<{ rows: WebhookRow[]; total: number }> {
+    return paginate(db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).where('deleted_at', 'is', null).orderBy('id'), asked);
   },
 
   async activeFor(db: Db, accountId: number, eventType: EventType): Promise<WebhookRow[]> {

@@ -302,6 +302,38 @@ describe('admin guard', () => {
     expect(statuses(burst)).toEqual({ 401: 20 });
     expect((await admin(ADMIN_TOKEN, '127.0.0.1', `/admin/accounts/${id}`)).statusCode).toBe(200);
   });
+
+  it('sandbox: X-Forwarded-For: 127.0.0.1 from another address is not loopback: counted against the socket address and limited (issue 30 item 6)', async () => {
+    const { id } = await h.createAccount();
+    const spoofed = (token: string, forwarded: string, url = '/admin/accounts/1') =>
+      h.app.inject({ method: 'GET', url, remoteAddress: '192.0.2.70', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': forwarded } });
+    for (let i = 0; i < 10; i++) expect((await spoofed('not-the-admin-token', '127.0.0.1')).statusCode, `attempt ${i + 1}`).toBe(401);
+    const refused = await spoofed('not-the-admin-token', '127.0.0.1');
+    expect(refused.statusCode).toBe(429);
+    retryAfter(refused);
+    // Neither the right token nor another forwarded address escapes the socket address's budget.
+    expect((await spoofed(ADMIN_TOKEN, '127.0.0.1', `/admin/accounts/${id}`)).statusCode).toBe(429);
+    expect((await spoofed('not-the-admin-token', '203.0.113.99')).statusCode).toBe(429);
+    expect(await failuresOf(failureKeys.adminAddress('192.0.2.70'))).toHaveLength(10);
+    expect(await failuresOf(failureKeys.adminAddress('127.0.0.1'))).toEqual([]);
+    // The real loopback caller is still never locked out.
+    expect((await admin(ADMIN_TOKEN, '127.0.0.1', `/admin/accounts/${id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('admin guard in sandbox behind a listed proxy', () => {
+  it("the proxy's X-Forwarded-For names the caller: a forwarded outside caller is limited, a forwarded loopback caller is not", async () => {
+    const p = await startHarness({ env: { TRUSTED_PROXIES: '10.0.0.5' } });
+    try {
+      const viaProxy = (token: string, forwarded: string) =>
+        p.app.inject({ method: 'GET', url: '/admin/accounts/1', remoteAddress: '10.0.0.5', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': forwarded } });
+      for (let i = 0; i < 10; i++) expect((await viaProxy('not-the-admin-token', '198.51.100.71')).statusCode).toBe(401);
+      expect((await viaProxy('not-the-admin-token', '198.51.100.71')).statusCode).toBe(429);
+      for (let i = 0; i < 12; i++) expect((await viaProxy('not-the-admin-token', '127.0.0.1')).statusCode).toBe(401);
+    } finally {
+      await p.close();
+    }
+  });
 });
 
 describe('admin guard in production', () => {

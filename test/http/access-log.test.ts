@@ -52,7 +52,9 @@ describe('access lines over HTTPS (HTTP/1.1 and HTTP/2 on one port)', () => {
       expect(okLine).toMatchObject({ level: 30, method: 'GET', route: '/health', status: 200, ip: '127.0.0.1', proto: 'https', httpVersion: version, traceId: TRACE_ID });
       expect(okLine).not.toHaveProperty('code');
       const refusedLine = accessLineOf(h, `refused-${version}`);
-      expect(refusedLine).toMatchObject({ level: 30, status: 401, code: 'UNAUTHORIZED', ip: '127.0.0.1', proto: 'https', httpVersion: version });
+      // The code the client received (issue 30): the body's, and the precise reason beside it.
+      expect(refused.body.code).toBe('HTTP_ERROR');
+      expect(refusedLine).toMatchObject({ level: 30, status: 401, code: 'HTTP_ERROR', reason: 'UNAUTHORIZED', ip: '127.0.0.1', proto: 'https', httpVersion: version });
       expect(refusedLine).not.toHaveProperty('traceId');
     });
   }
@@ -73,17 +75,24 @@ describe('access lines: refusals at info, the client address, trace context vali
 
   it('401, 403, 404 and 429 each get an info line with their code', async () => {
     expect((await get('/nowhere', 'r404')).statusCode).toBe(404);
-    expect(accessLineOf(h, 'r404')).toMatchObject({ level: 30, status: 404, code: 'NOT_FOUND', route: 'unmatched' });
+    expect(accessLineOf(h, 'r404')).toMatchObject({ level: 30, status: 404, code: 'HTTP_ERROR', reason: 'NOT_FOUND', route: 'unmatched' });
     // The sandbox routes do not exist in production; the admin API refuses a wrong token (401), and
     // after 10 failures from one address, answers 429 without checking.
     for (let i = 0; i < 12; i++) await get('/admin/accounts/1', `admin-${i}`, { authorization: 'Bearer wrong-admin-token' }, '198.51.100.7');
-    expect(accessLineOf(h, 'admin-0')).toMatchObject({ level: 30, status: 401, code: 'UNAUTHORIZED', ip: '198.51.100.7' });
-    expect(accessLineOf(h, 'admin-11')).toMatchObject({ level: 30, status: 429, code: 'RATE_LIMITED', ip: '198.51.100.7' });
+    expect(accessLineOf(h, 'admin-0')).toMatchObject({ level: 30, status: 401, code: 'HTTP_ERROR', reason: 'UNAUTHORIZED', ip: '198.51.100.7' });
+    expect(accessLineOf(h, 'admin-11')).toMatchObject({ level: 30, status: 429, code: 'HTTP_ERROR', reason: 'RATE_LIMITED', ip: '198.51.100.7' });
     // A token without the route's scope: 403.
     const account = await h.createAccount();
     const token = await h.tokenFor(account.id, ALL_SCOPES.filter((s) => s !== 'balance:read'));
-    expect((await h.api('GET', '/api/balance', token, undefined, { 'x-request-id': 'r403' })).statusCode).toBe(403);
-    expect(accessLineOf(h, 'r403')).toMatchObject({ level: 30, status: 403, code: 'FORBIDDEN' });
+    const forbidden = await h.api('GET', '/api/balance', token, undefined, { 'x-request-id': 'r403' });
+    expect(forbidden.statusCode).toBe(403);
+    expect(accessLineOf(h, 'r403')).toMatchObject({ level: 30, status: 403, code: forbidden.json().code, reason: 'FORBIDDEN' });
+    // A business refusal's code is the body's own, with no reason beside it.
+    expect((await h.admin('POST', `/admin/accounts/${account.id}/suspend`)).statusCode).toBe(200);
+    const suspended = await h.api('POST', '/api/pix/refund-in/1', await h.tokenFor(account.id), { refundValue: 1 }, { 'x-request-id': 'r403-business' });
+    expect(suspended.json().code).toBe('ACCOUNT_SUSPENDED');
+    expect(accessLineOf(h, 'r403-business')).toMatchObject({ level: 30, status: 403, code: 'ACCOUNT_SUSPENDED' });
+    expect(accessLineOf(h, 'r403-business')).not.toHaveProperty('reason');
   });
 
   it('ip: the trusted proxy\'s X-Forwarded-For, and its X-Forwarded-Proto; an untrusted caller\'s are not believed', async () => {

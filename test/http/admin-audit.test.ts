@@ -21,6 +21,7 @@ interface Ctx {
   clientId?: string;
   webhookId?: number;
   memberId?: number;
+  operatorId?: number;
 }
 
 /** Each changing admin route (method and documented path), how to call it, and the action it records. */
@@ -67,7 +68,19 @@ const CHANGES: Record<string, Step | { notAudited: string }> = {
     },
   },
   'delete /admin/accounts/{id}/members/{memberId}': { action: 'member.remove', run: (ctx) => call('DELETE', `/admin/accounts/${ctx.accountId}/members/${ctx.memberId}`) },
-  'post /admin/operators': { action: 'operator.create', run: () => call('POST', '/admin/operators', { email: 'audited-operator@example.com', password: 'a long operator password' }) },
+  'post /admin/operators': {
+    action: 'operator.create',
+    run: async (ctx) => {
+      const res = await call('POST', '/admin/operators', { email: 'audited-operator@example.com', password: 'a long operator password' });
+      ctx.operatorId = JSON.parse(res.body).id;
+      return res;
+    },
+  },
+  // Issue 30 item 4.
+  'delete /admin/operators/{id}': { action: 'operator.remove', run: (ctx) => call('DELETE', `/admin/operators/${ctx.operatorId}`) },
+  'patch /admin/accounts/{id}': { action: 'account.update', run: (ctx) => call('PATCH', `/admin/accounts/${ctx.accountId}`, { name: 'Audited Renamed Ltda' }) },
+  'post /admin/accounts/{id}/suspend': { action: 'account.suspend', run: (ctx) => call('POST', `/admin/accounts/${ctx.accountId}/suspend`) },
+  'post /admin/accounts/{id}/reactivate': { action: 'account.reactivate', run: (ctx) => call('POST', `/admin/accounts/${ctx.accountId}/reactivate`) },
   'post /admin/signing-keys/rotate': { action: 'signing-key.rotate', run: () => call('POST', '/admin/signing-keys/rotate') },
   // Needs money held in suspense, which only the provider adapter receives: its audit row is
   // asserted in test/network/provider/adapter.test.ts and test/portal/suspense.test.ts.
@@ -99,7 +112,7 @@ describe('the audit log of the admin API', () => {
     }
     const forAccount = await suite.h.c.db.selectFrom('audit_log').select('action').where('account_id', '=', ctx.accountId).orderBy('id').execute();
     // Operators and signing keys belong to no account; everything else is filed under it.
-    expect(forAccount.map((r) => r.action)).toEqual(seen.filter((a) => a !== 'operator.create' && a !== 'signing-key.rotate'));
+    expect(forAccount.map((r) => r.action)).toEqual(seen.filter((a) => a !== 'operator.create' && a !== 'operator.remove' && a !== 'signing-key.rotate'));
   });
 
   it('a refused change records nothing', async () => {

@@ -24,7 +24,7 @@ describe('refused requests are cheap: counted, one access line at info and no ot
     const res = await h.app.inject({ method: 'GET', url: '/api/balance', headers: { authorization: 'Bearer not-a-token' } });
     expect(res.statusCode).toBe(401);
     // pino levels: 30 info, 40 warn, 50 error.
-    expect(infoLines(h.logLines.slice(linesBefore))).toEqual([expect.objectContaining({ level: 30, msg: 'request', status: 401, code: 'UNAUTHORIZED' })]);
+    expect(infoLines(h.logLines.slice(linesBefore))).toEqual([expect.objectContaining({ level: 30, msg: 'request', status: 401, code: 'HTTP_ERROR', reason: 'UNAUTHORIZED' })]);
     expect(await refusals('/api/balance', '401')).toBe(before + 1);
   });
 
@@ -34,7 +34,7 @@ describe('refused requests are cheap: counted, one access line at info and no ot
     const before = await refusals('/api/balance', '403');
     const linesBefore = h.logLines.length;
     expect((await h.api('GET', '/api/balance', token)).statusCode).toBe(403);
-    expect(infoLines(h.logLines.slice(linesBefore))).toEqual([expect.objectContaining({ level: 30, msg: 'request', status: 403, code: 'FORBIDDEN' })]);
+    expect(infoLines(h.logLines.slice(linesBefore))).toEqual([expect.objectContaining({ level: 30, msg: 'request', status: 403, code: 'HTTP_ERROR', reason: 'FORBIDDEN' })]);
     expect(await refusals('/api/balance', '403')).toBe(before + 1);
     expect(await h.c.metrics.registry.metrics()).toMatch(/http_refusals_total\{method="GET",route="\/api\/balance",status="403"\} \d+/);
   });

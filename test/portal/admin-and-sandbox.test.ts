@@ -110,7 +110,7 @@ describe('admin panel', () => {
     expect(created.body).toMatch(/id="client-secret"/);
     const hook = await operator.post(`/portal/admin/accounts/${account.id}/webhooks`, { eventType: 'cash_out', url: 'https://ops.example.com/hook', headers: '' });
     expect(hook.statusCode).toBe(303);
-    expect((await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().total).toBe(1);
+    expect((await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().metadata.total).toBe(1);
     const clientId = /id="client-id" class="mono" readonly="" value="([^"]+)"/.exec(created.body)![1]!;
 
     const made = await operator.post(`/portal/admin/accounts/${account.id}/certificates/make`);
@@ -123,7 +123,7 @@ describe('admin panel', () => {
     expect((await operator.post(`/portal/admin/accounts/${account.id}/certificates/${fingerprint}/revoke`)).statusCode).toBe(303);
     expect((await operator.post(`/portal/admin/accounts/${account.id}/credentials/${clientId}/revoke`)).statusCode).toBe(303);
     expect((await operator.post(`/portal/admin/accounts/${account.id}/webhooks/${webhookId}/remove`)).statusCode).toBe(303);
-    expect((await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().total).toBe(0);
+    expect((await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().metadata.total).toBe(0);
     const after = await operator.get(`/portal/admin/accounts/${account.id}`);
     expect(after.body).not.toContain(`/certificates/${fingerprint}/revoke`);
     expect(after.body).not.toContain(`/credentials/${clientId}/revoke`);
@@ -182,7 +182,7 @@ describe('audit of integration changes', () => {
     await member.post('/portal/credentials');
     await member.post('/portal/certificates/make');
     await h.admin('POST', `/admin/accounts/${account.id}/credentials`, {});
-    const hooks = (await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().webhooks as Array<{ id: number }>;
+    const hooks = (await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json().data as Array<{ id: number }>;
     await h.admin('DELETE', `/admin/webhooks/${hooks[0]!.id}`);
     const rows = await h.c.db.selectFrom('audit_log').select(['action', 'actor', 'actor_email']).where('account_id', '=', account.id).orderBy('id').execute();
     expect(rows.map((r) => `${r.action} by ${r.actor_email ?? r.actor}`)).toEqual([

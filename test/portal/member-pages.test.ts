@@ -302,6 +302,6 @@ describe('member dashboard', () => {
     expect((await member.post(`/portal/credentials/${creds.json().clientId}/revoke`)).statusCode).toBe(404);
     const cert = await h.admin('POST', `/admin/accounts/${other.id}/certificates`, {});
     expect((await member.post(`/portal/certificates/${cert.json().fingerprint}/revoke`)).statusCode).toBe(404);
-    expect((await h.admin('GET', `/admin/accounts/${other.id}/webhooks`)).json().total).toBe(1);
+    expect((await h.admin('GET', `/admin/accounts/${other.id}/webhooks`)).json().metadata.total).toBe(1);
   });
 });

@@ -42,7 +42,7 @@ describe('A in production mode, with B as its PIX provider', { timeout: 120_000 
     expect(status.provider.webhooks.url).toBe(`${w.gate.url}/network/provider/webhooks`);
     const hooks = await call(w.b.url, 'GET', `/admin/accounts/${w.pool.id}/webhooks`, undefined, asAdmin);
     const urls = new Map<string, string[]>();
-    for (const h of hooks.body.webhooks) urls.set(h.type, [...(urls.get(h.type) ?? []), h.url]);
+    for (const h of hooks.body.data) urls.set(h.type, [...(urls.get(h.type) ?? []), h.url]);
     expect([...urls.keys()].sort()).toEqual(['cash_in', 'cash_out', 'med_accepted', 'med_created', 'med_rejected', 'refund_in', 'refund_out']);
     for (const list of urls.values()) expect(list).toEqual([`${w.gate.url}/network/provider/webhooks`]);
     await expectBooksAgree(w, { customers: 0 });

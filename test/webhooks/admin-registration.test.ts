@@ -22,9 +22,8 @@ describe('admin webhook registrations', () => {
     expect(fourth.json()).toEqual({ statusCode: 400, message: expect.stringContaining('3 active'), error: 'Bad Request' });
     expect((await register(id, { eventType: 'cash_out', url: 'https://hooks.example.com/in/4' })).statusCode).toBe(201);
     const list = (await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json();
-    expect(list.accountId).toBe(id);
-    expect(list.total).toBe(4);
-    expect(list.webhooks.map((w: { url: string }) => w.url)).toEqual([
+    expect(list.metadata.total).toBe(4);
+    expect(list.data.map((w: { url: string }) => w.url)).toEqual([
       'https://hooks.example.com/in/1',
       'https://hooks.example.com/in/2',
       'https://hooks.example.com/in/3',
@@ -41,8 +40,8 @@ describe('admin webhook registrations', () => {
     expect(again.statusCode).toBe(201);
     expect(again.json()).toMatchObject({ id: first.id, version: 2, headers: { 'X-Token': 'two' }, createdAt: first.createdAt, isActive: true });
     const list = (await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json();
-    expect(list.total).toBe(3);
-    expect(list.webhooks.filter((w: { url: string }) => w.url !== 'https://a.example.com/x').every((w: { version: number }) => w.version === 1)).toBe(true);
+    expect(list.metadata.total).toBe(3);
+    expect(list.data.filter((w: { url: string }) => w.url !== 'https://a.example.com/x').every((w: { version: number }) => w.version === 1)).toBe(true);
   });
 
   it('refuses blocked header names in any case, webhook-* names, duplicates and more than 5 headers', async () => {
@@ -62,7 +61,7 @@ describe('admin webhook registrations', () => {
     expect(crlf.statusCode).toBe(400);
     const five = await register(id, { eventType: 'cash_in', url: 'https://h.example.com/', headers: six.slice(0, 5) });
     expect(five.statusCode).toBe(201);
-    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().total).toBe(1);
+    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().metadata.total).toBe(1);
   });
 
   it('requires HTTPS, accepting plain HTTP only to localhost and 127.0.0.1 in the sandbox', async () => {
@@ -91,7 +90,7 @@ describe('admin webhook registrations', () => {
     expect((await h.admin('DELETE', `/admin/webhooks/${ids[0]}`)).statusCode).toBe(404);
     expect((await h.admin('DELETE', '/admin/webhooks/999999')).statusCode).toBe(404);
     expect((await register(id, { eventType: 'med_created', url: 'https://m.example.com/4' })).statusCode).toBe(201);
-    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().total).toBe(3);
+    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().metadata.total).toBe(3);
     expect((await register(999999, { eventType: 'cash_in', url: 'https://m.example.com/' })).statusCode).toBe(404);
     expect((await h.admin('GET', '/admin/accounts/999999/webhooks')).statusCode).toBe(404);
   });

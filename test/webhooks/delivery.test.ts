@@ -158,7 +158,7 @@ describe('webhook delivery', () => {
     await h.c.webhookRelay.runDue();
     expect(await deliveryOf(rx.url(gone))).toMatchObject({ status: 'failed', attempts: 1, last_status_code: 410 });
     const list = (await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json();
-    expect(list.webhooks.find((w: { id: number }) => w.id === reg.id)).toMatchObject({ isActive: false });
+    expect(list.data.find((w: { id: number }) => w.id === reg.id)).toMatchObject({ isActive: false });
     await h.deposit(id, 2);
     h.clock.advance(60);
     await h.c.webhookRelay.runDue();

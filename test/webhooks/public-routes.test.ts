@@ -16,7 +16,7 @@ describe('POST/GET /api/webhooks while disabled (the default)', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ success: false, message: expect.stringContaining('disabled') });
     }
-    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().total).toBe(0);
+    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().metadata.total).toBe(0);
   });
 
   it('GET answers an empty list even when webhooks exist', async () => {

@@ -90,7 +90,7 @@ describe('production webhook registration resolves the host', () => {
     const literal = await h.admin('POST', `/admin/accounts/${accountId}/webhooks`, { eventType: 'x', url: 'https://10.1.2.3/hook' });
     expect(literal.json().message).toEqual([expected[0], expect.stringMatching(/^url must not point to a private address: 10\.1\.2\.3 is a private address/)]);
     expect(asked).toEqual([]);
-    expect((await h.admin('GET', `/admin/accounts/${accountId}/webhooks`)).json().total).toBe(0);
+    expect((await h.admin('GET', `/admin/accounts/${accountId}/webhooks`)).json().metadata.total).toBe(0);
   });
 
   it('registers a name that resolves only to public addresses, on the admin and the public route', async () => {
@@ -102,7 +102,7 @@ describe('production webhook registration resolves the host', () => {
     const refused = await h.api('POST', '/api/webhooks', token, { eventType: 'cash_out', url: 'https://internal.example.com/out' });
     expect(refused.statusCode).toBe(400);
     expect(JSON.stringify(refused.json())).toMatch(/10\.0\.0\.5 is a private address/);
-    const listed = (await h.admin('GET', `/admin/accounts/${accountId}/webhooks`)).json().webhooks as Array<{ url: string }>;
+    const listed = (await h.admin('GET', `/admin/accounts/${accountId}/webhooks`)).json().data as Array<{ url: string }>;
     expect(listed.map((w) => w.url).sort()).toEqual(['https://hooks.example.com/in', 'https://hooks.example.com/out']);
   });
 });

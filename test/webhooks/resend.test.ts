@@ -97,7 +97,7 @@ describe('POST /api/resend-webhook/{transactionIdentifier}', () => {
     expect(rx.to(oneOff)).toHaveLength(1);
     expect(rx.to(registered)).toHaveLength(1); // only the original delivery
     const list = (await h.admin('GET', `/admin/accounts/${account.id}/webhooks`)).json();
-    expect(list.webhooks.map((w: { url: string }) => w.url)).toEqual([rx.url(registered)]);
+    expect(list.data.map((w: { url: string }) => w.url)).toEqual([rx.url(registered)]);
     const bad = await h.api('POST', `/api/resend-webhook/${tx.id}`, token, { url: 'http://hooks.example.com/x' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'HTTP_ERROR', message: [expect.stringMatching(/^url must use HTTPS/)] });

@@ -19,6 +19,11 @@ export const coreErrors = {
     userMessage: 'Você não tem permissão para realizar esta operação.',
     generic: true,
   },
+  ACCOUNT_SUSPENDED: {
+    status: 403,
+    message: 'Account suspended (ACCOUNT_SUSPENDED): an operator suspended this account, so it cannot move money out. Reads and incoming PIX continue.',
+    userMessage: 'Conta suspensa: envios, devoluções e transferências estão bloqueados. Consultas e recebimentos continuam. Fale com o suporte.',
+  },
   NOT_FOUND: {
     status: 404,
     message: 'Not found.',

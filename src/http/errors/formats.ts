@@ -61,7 +61,7 @@ export function errorHandler(format: ErrorFormat, now: () => Date) {
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem, format: ErrorFormat, at: Date) {
-  noteErrorCode(request, problem.catalogueCode);
+  noteErrorCode(request, problem.code, problem.catalogueCode);
   if (problem.headers) reply.headers(problem.headers);
   reply.code(problem.status).type('application/json; charset=utf-8');
   if (format === 'full') return reply.send(fullEnvelope(problem, request, at));

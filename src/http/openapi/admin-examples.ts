@@ -7,7 +7,53 @@ const AT = '2026-11-20T15:00:00.000Z';
 const CLIENT_ID = '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24';
 const TX = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 
+/** An account as the issue 30 routes answer it (PATCH, suspend, reactivate). */
+const account = (name: string, status: 'ACTIVE' | 'SUSPENDED') => ({
+  id: 2,
+  name,
+  document: CPF,
+  type: 'INDIVIDUAL',
+  pixKey: '123e4567-e12b-42d1-a456-426655440000',
+  status,
+  createdAt: AT,
+  balance: { available: 1520.75, blocked: 89.9 },
+  limits: { perTransaction: 5000, daily: 20000, nightly: 1000 },
+  fees: { cashIn: { fixed: 0, percent: 0 }, cashOut: { fixed: 0, percent: 0 } },
+  splitFrequency: 'DAILY',
+});
+
 export const ADMIN_EXAMPLES: Record<string, Examples> = {
+  // Issue 30 item 4.
+  updateAccount: { request: { name: 'Maria da Silva Comércio' }, responses: { 200: account('Maria da Silva Comércio', 'ACTIVE') } },
+  suspendAccount: { responses: { 200: account('Maria da Silva', 'SUSPENDED') } },
+  reactivateAccount: { responses: { 200: account('Maria da Silva', 'ACTIVE') } },
+  listCertificates: {
+    responses: {
+      200: {
+        data: [
+          {
+            fingerprint: '4393ba1e67ea61135bb9ea78c51ac350ef70265c8f6de17ba83300be6e52a2cd',
+            subject: 'CN=Maria da Silva (account 2), O=pix-account-service',
+            notBefore: '2026-11-20T14:59:00.000Z',
+            notAfter: '2027-11-20T15:00:00.000Z',
+            revoked: false,
+            revokedAt: null,
+            createdAt: AT,
+          },
+          {
+            fingerprint: '0be9f1a2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e',
+            subject: 'CN=Maria da Silva (account 2), O=pix-account-service',
+            notBefore: '2025-11-02T12:59:00.000Z',
+            notAfter: '2026-11-02T13:00:00.000Z',
+            revoked: true,
+            revokedAt: '2026-11-19T09:15:00.000Z',
+            createdAt: '2025-11-02T13:00:00.000Z',
+          },
+        ],
+        metadata: { total: 2, page: 1, pageSize: 20, totalPages: 1 },
+      },
+    },
+  },
   listAccounts: {
     responses: {
       200: {
@@ -18,6 +64,7 @@ export const ADMIN_EXAMPLES: Record<string, Examples> = {
             document: CPF,
             type: 'INDIVIDUAL',
             pixKey: '123e4567-e12b-42d1-a456-426655440000',
+            status: 'ACTIVE',
             createdAt: AT,
             balance: { available: 1520.75, blocked: 89.9 },
           },

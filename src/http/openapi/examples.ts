@@ -62,7 +62,7 @@ const WRITTEN_EXAMPLES: Record<string, Examples> = {
   },
   createAccount: {
     request: { name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL' },
-    responses: { 201: { id: 2, name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL', pixKey: EVP, createdAt: AT } },
+    responses: { 201: { id: 2, name: 'Maria da Silva', document: CPF, type: 'INDIVIDUAL', pixKey: EVP, status: 'ACTIVE', createdAt: AT } },
   },
   createDeposit: {
     request: { accountId: 2, value: 1000.0, payer: { name: 'João Souza', document: '52998224725', ispb: '00000000' } },

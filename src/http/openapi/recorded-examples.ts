@@ -70,6 +70,7 @@ export const RECORDED_EXAMPLES: Record<string, Examples> = {
         "document": "11222333000181",
         "type": "COMPANY",
         "pixKey": "46065c7b-d59b-4c75-a779-72c97c593223",
+        "status": "ACTIVE",
         "createdAt": "2026-11-20T15:00:00.000Z"
       }
     }
@@ -82,6 +83,7 @@ export const RECORDED_EXAMPLES: Record<string, Examples> = {
         "document": "11222333000181",
         "type": "COMPANY",
         "pixKey": "46065c7b-d59b-4c75-a779-72c97c593223",
+        "status": "ACTIVE",
         "createdAt": "2026-11-20T15:00:00.000Z",
         "balance": {
           "available": 0,
@@ -216,8 +218,7 @@ export const RECORDED_EXAMPLES: Record<string, Examples> = {
   "listAccountWebhooks": {
     "responses": {
       "200": {
-        "accountId": 1,
-        "webhooks": [
+        "data": [
           {
             "id": 1,
             "type": "cash_in",
@@ -231,7 +232,12 @@ export const RECORDED_EXAMPLES: Record<string, Examples> = {
             "updatedAt": "2026-11-20T15:00:00.000Z"
           }
         ],
-        "total": 1
+        "metadata": {
+          "total": 1,
+          "page": 1,
+          "pageSize": 20,
+          "totalPages": 1
+        }
       }
     }
   },

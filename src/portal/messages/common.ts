@@ -105,6 +105,7 @@ export const en = {
   attempts: 'Attempts',
   amountReais: 'Amount (R$)',
   details: 'Details',
+  accountSuspendedBanner: 'This account is suspended: sending PIX and refunds are blocked. Reads and incoming PIX continue. Contact support.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -213,4 +214,5 @@ export const ptBR: Record<keyof typeof en, string> = {
   attempts: 'Tentativas',
   amountReais: 'Valor (R$)',
   details: 'Detalhes',
+  accountSuspendedBanner: 'Esta conta está suspensa: envios de PIX e devoluções estão bloqueados. Consultas e recebimentos continuam. Fale com o suporte.',
 };

@@ -9,7 +9,7 @@ import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ReadRouting } from '../../db/read-routing.ts';
 import { DEFAULT_LIMITS, type AccountType } from './account-defaults.ts';
-import type { SplitFrequency } from '../../domain/closed-lists.ts';
+import type { AccountStatus, SplitFrequency } from '../../domain/closed-lists.ts';
 
 export interface FeeInput {
   fixed: Cents;
@@ -89,11 +89,31 @@ export function createAccountService(deps: { db: Kysely<DB>; clock: Clock; /** O
     return change(id, { split_frequency: frequency, updated_at: clock.now() }, audit);
   }
 
+  /** Renames the account (PATCH /admin/accounts/{id}); the document, type and keys never change. */
+  async function rename(id: number, name: string, audit?: AccountAudit): Promise<AccountRow> {
+    return change(id, { name, updated_at: clock.now() }, audit);
+  }
+
+  /**
+   * Suspends or reactivates the account (issue 30). Idempotent: the same status again changes
+   * nothing and records nothing. `audit` is called only for a real change, in its transaction.
+   */
+  async function setStatus(id: number, status: AccountStatus, audit?: (trx: Transaction<DB>, before: AccountRow) => Promise<void>): Promise<AccountRow> {
+    await get(id);
+    return db.transaction().execute(async (trx) => {
+      const before = (await accountsRepo.byIdForUpdate(trx, id))!;
+      if (before.status === status) return before;
+      const updated = (await accountsRepo.update(trx, id, { status, updated_at: clock.now() }))!;
+      await audit?.(trx, before);
+      return updated;
+    });
+  }
+
   /** Operators' search (GET /admin/accounts): by name, document, id or PIX key, one page at a time. */
   const search = (q: string | undefined, asked: { page: number; pageSize: number }) =>
     deps.reads ? deps.reads.run('operators', (reader) => searchAccounts(reader, q, asked)) : searchAccounts(db, q, asked);
 
-  return { create, get, search, setLimits, setFees, setSplitFrequency, demo: () => accountsRepo.demo(db) };
+  return { create, get, search, setLimits, setFees, setSplitFrequency, rename, setStatus, demo: () => accountsRepo.demo(db) };
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import type { DB } from '../../db/schema.ts';
+import { paginate } from '../../db/paginate.ts';
 import type { ChangeAudit } from '../audit/audit-log.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import { accessChangeNumber, type AccessChanges } from './access-lease.ts';
@@ -96,6 +97,20 @@ export function createCertificateService(deps: {
       .execute();
   }
 
+  /** One page of the account's certificates, newest first, revoked ones included; an unknown account is a 404. */
+  async function page(accountId: number, asked: { page: number; pageSize: number }) {
+    await deps.accounts.get(accountId);
+    return paginate(
+      deps.db
+        .selectFrom('certificates')
+        .select(['fingerprint', 'subject', 'not_before', 'not_after', 'revoked_at', 'created_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('fingerprint'),
+      asked,
+    );
+  }
+
   async function revoke(fingerprint: string, audit?: ChangeAudit) {
     const normalized = fingerprint.replaceAll(':', '').toLowerCase();
     // The update bumps the access change counter (migration 730); once committed, the answer waits
@@ -127,7 +142,7 @@ export function createCertificateService(deps: {
     return row !== undefined;
   }
 
-  return { register, make, revoke, list, signRequest, isActive };
+  return { register, make, revoke, list, page, signRequest, isActive };
 }
 
 export type CertificateService = ReturnType<typeof createCertificateService>;

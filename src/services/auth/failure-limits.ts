@@ -26,6 +26,8 @@ export const ADDRESS_FAILURES: FailureRule = { limit: 30 };
 export const ADMIN_ADDRESS_FAILURES: FailureRule = { limit: 10 };
 /** Wrong portal passwords per e-mail at an address. */
 export const SIGN_IN_FAILURES: FailureRule = { limit: 10 };
+/** Failed portal sign-ins per address, whatever the e-mail (decisions 6: password spraying; issue 30). */
+export const SIGN_IN_ADDRESS_FAILURES: FailureRule = { limit: 10 };
 
 /** A counter: its name in `auth_failures` and its limit. */
 export interface FailureKey {
@@ -75,6 +77,8 @@ export const failureKeys = {
   adminAddress: (ip: string) => key(`api:admin-address:${addressKey(ip)}`, ADMIN_ADDRESS_FAILURES),
   /** An e-mail is personal data: the counter holds a digest of it with the address. */
   signIn: (email: string, ip: string) => key(`portal:sign-in:${digest(`${email}\n${addressKey(ip)}`)}`, SIGN_IN_FAILURES),
+  /** Every failed sign-in from an address, whichever e-mail it named. */
+  signInAddress: (ip: string) => key(`portal:sign-in-address:${addressKey(ip)}`, SIGN_IN_ADDRESS_FAILURES),
 };
 
 /**
@@ -178,9 +182,12 @@ export function createFailureLimits(deps: { db: Kysely<DB>; clock: Clock; family
       deps.loopbackAdminUnlimited && isLoopback(caller.address)
         ? { deciding: [], alsoCounting: [] }
         : { deciding: [failureKeys.adminAddress(caller.address)], alsoCounting: [] },
-    /** A portal sign-in: judged by the e-mail at its address. */
+    /**
+     * A portal sign-in: judged by the e-mail at its address and by the address (10 failures there,
+     * over any e-mails, refuse it before its password is hashed); the same e-mail elsewhere is not.
+     */
     signInAttempt: (caller: { email: string; address: string }): FailurePlan => ({
-      deciding: [failureKeys.signIn(caller.email, caller.address)],
+      deciding: [failureKeys.signIn(caller.email, caller.address), failureKeys.signInAddress(caller.address)],
       alsoCounting: [],
     }),
     /** Keys with checks running or waiting on this instance (tests: none is left behind). */

@@ -8,7 +8,7 @@ import type { PortalRole } from '../../db/schema/portal.ts';
 import type { AccountService } from '../accounts/account.service.ts';
 import type { Actor, AuditLog } from '../audit/audit-log.ts';
 import { DUMMY_HASH_PROMISE, hashSecret, verifySecret } from '../auth/secret-hash.ts';
-import { failureTimesOf, type FailureLimits } from '../auth/failure-limits.ts';
+import { failureTimesOf, type FailureKey, type FailureLimits } from '../auth/failure-limits.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 // scrypt cost grows with the input; nobody needs more than this.
@@ -144,20 +144,23 @@ export function createPortalPeopleService(deps: {
 
   /**
    * Checks an email and password. Unknown email and wrong password look the same (same message, a
-   * scrypt check either way). Failure limits (decisions 7): 10 failures for the e-mail from one
-   * address in any 15 minutes, then 429 there, the right password included, until the oldest
-   * failure leaves the window; the same e-mail from another address is not affected.
+   * scrypt check either way). Failure limits (decisions 6 and 7): 10 failures for the e-mail from one
+   * address, or 10 failures from the address over any e-mails (password spraying), in any 15
+   * minutes, then 429 there before any password is hashed, the right password included, until the
+   * oldest failure leaves the window; the same e-mail from another address is not affected.
    */
   async function signIn(rawEmail: string, password: string, address: string): Promise<PortalUser> {
     const email = rawEmail.trim().toLowerCase();
     const plan = deps.failures.signInAttempt({ email, address });
+    const [emailKey, addressKey] = plan.deciding as [FailureKey, FailureKey];
     // The person and the attempt's failure times in one statement (one row even for an unknown e-mail).
-    const found = await sql<{ id: number | null; email: string | null; role: PortalRole | null; account_id: number | null; password_hash: string | null; failures: number[] | null }>`
-      SELECT u.id, u.email, u.role, u.account_id, u.password_hash, ${failureTimesOf(plan.deciding[0]!)} AS failures
+    const found = await sql<{ id: number | null; email: string | null; role: PortalRole | null; account_id: number | null; password_hash: string | null; failures: number[] | null; address_failures: number[] | null }>`
+      SELECT u.id, u.email, u.role, u.account_id, u.password_hash, ${failureTimesOf(emailKey)} AS failures, ${failureTimesOf(addressKey)} AS address_failures
         FROM (SELECT 1) AS one LEFT JOIN portal_users u ON u.email = ${email} AND u.removed_at IS NULL`.execute(db);
     const row = found.rows[0]!;
     const hash = row.password_hash ?? (await DUMMY_HASH_PROMISE);
-    const judged = await deps.failures.judge(plan, () => verifySecret(password.slice(0, MAX_PASSWORD_LENGTH), hash), new Map([[plan.deciding[0]!.key, row.failures]]));
+    const seen = new Map([[emailKey.key, row.failures], [addressKey.key, row.address_failures]]);
+    const judged = await deps.failures.judge(plan, () => verifySecret(password.slice(0, MAX_PASSWORD_LENGTH), hash), seen);
     if (judged.outcome === 'refused') {
       throw new DomainError('RATE_LIMITED', { retryAfterSeconds: judged.retryAfterSeconds }, 'Too many failed sign-ins: try again later');
     }
@@ -221,6 +224,23 @@ export function createPortalPeopleService(deps: {
     });
   }
 
+  /** Removes an operator (DELETE /admin/operators/{id}): their sessions end at once, in the same transaction. */
+  async function removeOperator(actor: Actor, operatorId: number) {
+    await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('portal_users')
+        .set({ removed_at: clock.now() })
+        .where('id', '=', operatorId)
+        .where('role', '=', 'OPERATOR')
+        .where('removed_at', 'is', null)
+        .returning(['email'])
+        .executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', undefined, `Operator ${operatorId} not found`);
+      await trx.updateTable('portal_sessions').set({ revoked_at: clock.now() }).where('user_id', '=', operatorId).where('revoked_at', 'is', null).execute();
+      await deps.audit.record(trx, actor, { action: 'operator.remove', target: `operator:${operatorId}`, before: { email: row.email } });
+    });
+  }
+
   /** Sandbox: the demo account's member, with a known password (printed at start). */
   async function ensureDemoMember(accountId: number, email: string, password: string) {
     const hash = await hashSecret(password);
@@ -238,7 +258,7 @@ export function createPortalPeopleService(deps: {
     }
   }
 
-  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, memberPage, operators, operatorPage, removeMember, ensureDemoMember };
+  return { createOperator, inviteMember, openInvitation, acceptInvitation, signIn, members, memberPage, operators, operatorPage, removeMember, removeOperator, ensureDemoMember };
 }
 
 export type PortalPeopleService = ReturnType<typeof createPortalPeopleService>;

@@ -11,6 +11,8 @@ const TOUCH_EVERY_MS = 60_000;
 export interface PortalSession {
   user: PortalUser;
   csrfToken: string;
+  /** A member's account is suspended (issue 30): the pages say so; its money-moving forms are refused. */
+  accountSuspended?: boolean;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -38,7 +40,8 @@ export function createPortalSessionService(deps: { db: Kysely<DB>; clock: Clock 
     const row = await db
       .selectFrom('portal_sessions as s')
       .innerJoin('portal_users as u', 'u.id', 's.user_id')
-      .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.revoked_at', 'u.id', 'u.email', 'u.role', 'u.account_id', 'u.removed_at'])
+      .leftJoin('accounts as a', 'a.id', 'u.account_id')
+      .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.revoked_at', 'u.id', 'u.email', 'u.role', 'u.account_id', 'u.removed_at', 'a.status as account_status'])
       .where('s.id_hash', '=', sha256(id))
       .executeTakeFirst();
     if (!row || row.revoked_at || row.removed_at) return undefined;
@@ -46,7 +49,11 @@ export function createPortalSessionService(deps: { db: Kysely<DB>; clock: Clock 
     if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
       await db.updateTable('portal_sessions').set({ last_seen_at: now }).where('id_hash', '=', row.id_hash).execute();
     }
-    return { user: { id: Number(row.id), email: row.email, role: row.role, accountId: row.account_id }, csrfToken: row.csrf_token };
+    return {
+      user: { id: Number(row.id), email: row.email, role: row.role, accountId: row.account_id },
+      csrfToken: row.csrf_token,
+      ...(row.account_status === 'SUSPENDED' ? { accountSuspended: true } : {}),
+    };
   }
 
   async function revoke(id: string) {

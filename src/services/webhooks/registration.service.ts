@@ -75,6 +75,12 @@ export function createWebhookRegistrationService(deps: {
     return registrationsRepo.listForAccount(db, accountId);
   }
 
+  /** One page of the account's registrations (GET /admin/accounts/{id}/webhooks); an unknown account is a 404. */
+  async function page(accountId: number, asked: { page: number; pageSize: number }) {
+    await requireAccount(accountId);
+    return registrationsRepo.pageForAccount(db, accountId, asked);
+  }
+
   async function remove(webhookId: number, audit?: ChangeAudit): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const removed = Number.isSafeInteger(webhookId) && (await registrationsRepo.softDelete(trx, webhookId, clock.now()));
@@ -111,7 +117,7 @@ export function createWebhookRegistrationService(deps: {
     });
   }
 
-  return { register, list, remove, secretOf, rotateSecret };
+  return { register, list, page, remove, secretOf, rotateSecret };
 }
 
 export type WebhookRegistrationService = ReturnType<typeof createWebhookRegistrationService>;

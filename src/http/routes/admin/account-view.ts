@@ -3,7 +3,7 @@ import { percentFromBasisPoints, toBrlNumber, type Cents } from '../../../domain
 import type { AccountRow } from '../../../db/repos/accounts.repo.ts';
 import { Brl } from '../../schemas/common.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
-import { ACCOUNT_TYPES } from '../../../domain/closed-lists.ts';
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES } from '../../../domain/closed-lists.ts';
 
 const brl = (c: Cents) => toBrlNumber(c);
 const percent = percentFromBasisPoints;
@@ -18,6 +18,7 @@ export const AccountCreated = Type.Object({
   document: Type.String({ format: 'document' }),
   type: OneOf(ACCOUNT_TYPES),
   pixKey: Type.String({ format: 'dict-key' }),
+  status: OneOf(ACCOUNT_STATUSES, { description: 'SUSPENDED: an operator suspended it; its money-moving calls answer 403 ACCOUNT_SUSPENDED, reads and incoming PIX continue' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -56,6 +57,7 @@ export const accountCreatedView = (a: AccountRow): Static<typeof AccountCreated>
   document: a.document,
   type: a.type,
   pixKey: a.pix_key,
+  status: a.status,
   createdAt: a.created_at.toISOString(),
 });
 

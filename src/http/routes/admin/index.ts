@@ -28,6 +28,10 @@ import { listWebhookDeliveriesRoute } from './list-webhook-deliveries.route.ts';
 import { rotateWebhookSecretRoute } from './rotate-webhook-secret.route.ts';
 import { sendTestWebhookRoute } from './send-test-webhook.route.ts';
 import { rotateSigningKeyRoute } from './rotate-signing-key.route.ts';
+import { listCertificatesRoute } from './list-certificates.route.ts';
+import { removeOperatorRoute } from './remove-operator.route.ts';
+import { updateAccountRoute } from './update-account.route.ts';
+import { reactivateAccountRoute, suspendAccountRoute } from './account-status.routes.ts';
 
 /** Operator routes (decisions section 2); every one needs the admin token. */
 export const adminRoutes: RouteModule<AdminContext>[] = [
@@ -61,4 +65,10 @@ export const adminRoutes: RouteModule<AdminContext>[] = [
   rotateWebhookSecretRoute,
   sendTestWebhookRoute,
   rotateSigningKeyRoute,
+  // Issue 30 item 4: the admin API's last holes.
+  listCertificatesRoute,
+  removeOperatorRoute,
+  updateAccountRoute,
+  suspendAccountRoute,
+  reactivateAccountRoute,
 ];
