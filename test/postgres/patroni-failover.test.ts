@@ -152,9 +152,11 @@ describe.skipIf(support.missing !== undefined)('failover under Patroni (etcd, tw
   let cluster: PatroniCluster | undefined;
   let service: Instance | undefined;
   let haproxy: Awaited<ReturnType<PatroniCluster['startHaproxy']>> | undefined;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'pix-patroni-service-'));
+  // Made in beforeAll: a skipped suite still collects this body, and must leave no folder behind.
+  let dataDir = '';
 
   beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'pix-patroni-service-'));
     cluster = await startPatroniCluster(support.tools!);
     const { leader } = await cluster.healthy(60_000);
     await leader.query('CREATE DATABASE pix');
@@ -164,7 +166,7 @@ describe.skipIf(support.missing !== undefined)('failover under Patroni (etcd, tw
     await service?.stop().catch(() => {});
     await haproxy?.stop().catch(() => {});
     await cluster?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 
   /**
