@@ -37,7 +37,7 @@ const FIELD_LABELS: Record<string, MessageKey> = {
   keyType: 'keyType',
   amount: 'amount',
   value: 'amount',
-  refundValue: 'amount',
+  refundValue: 'refundAmount',
   description: 'description',
   reason: 'reason',
   email: 'email',

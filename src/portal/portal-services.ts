@@ -14,6 +14,7 @@ export function portalServicesOf(c: Container) {
     accounts: c.accounts,
     transactions: c.transactions,
     cashOut: c.payouts.cashOut,
+    refunds: c.refunds,
     charges: c.charges,
     meds: c.meds,
     webhooks: c.webhooks,

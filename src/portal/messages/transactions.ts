@@ -16,6 +16,17 @@ export const en = {
   response: 'Response',
   resendAttempt: 'Resend',
   attemptNumber: 'Attempt {n}',
+  refund: 'Refund',
+  refundPix: 'Refund this PIX',
+  refundLead: 'Up to {amount} can still be refunded, until {deadline}. The money goes back to whoever paid.',
+  refundable: 'Still refundable',
+  refundAmount: 'Amount to refund (R$)',
+  refundReason: 'Reason (optional)',
+  confirmRefund: 'Confirm the refund',
+  refundOf: 'Refund of',
+  refundAmountButton: 'Refund {amount}',
+  refundAmountInvalid: 'Amount to refund: an amount in reais with at most 2 decimals, like 1.234,56.',
+  refundReasonTooLong: 'Reason: at most 255 characters.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -35,4 +46,15 @@ export const ptBR: Record<keyof typeof en, string> = {
   response: 'Resposta',
   resendAttempt: 'Reenvio',
   attemptNumber: 'Tentativa {n}',
+  refund: 'Devolver',
+  refundPix: 'Devolver este PIX',
+  refundLead: 'Ainda é possível devolver até {amount}, até {deadline}. O dinheiro volta para quem pagou.',
+  refundable: 'Ainda a devolver',
+  refundAmount: 'Valor a devolver (R$)',
+  refundReason: 'Motivo (opcional)',
+  confirmRefund: 'Confirme a devolução',
+  refundOf: 'Devolução de',
+  refundAmountButton: 'Devolver {amount}',
+  refundAmountInvalid: 'Valor a devolver: um valor em reais com até 2 casas decimais, como 1.234,56.',
+  refundReasonTooLong: 'Motivo: no máximo 255 caracteres.',
 };

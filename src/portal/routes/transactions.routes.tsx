@@ -5,6 +5,7 @@ import { refusal } from '../forms.ts';
 import { Page } from '../layout.tsx';
 import { TransactionPage } from '../pages/transaction-page.tsx';
 import { TransactionTable } from '../pages/transactions.tsx';
+import { refundableNow } from './refunds.routes.tsx';
 
 const KINDS: TransactionKind[] = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT'];
 const STATUSES: TransactionStatus[] = ['PENDING', 'CONFIRMED', 'ERROR'];
@@ -93,6 +94,6 @@ export const transactionsRoutes: PortalRoutes = (app, s) => {
       s.reads.deliveriesOfTransaction(accountId, tx.id),
       s.reads.attemptsOfTransaction(accountId, tx.id),
     ]);
-    return render(reply, <TransactionPage ctx={request.portal} tx={tx} refunds={refunds} meds={meds} deliveries={deliveries} attempts={attempts} />);
+    return render(reply, <TransactionPage ctx={request.portal} tx={tx} refunds={refunds} meds={meds} deliveries={deliveries} attempts={attempts} refundable={refundableNow(tx, s.clock.now())} />);
   });
 };
