@@ -145,3 +145,92 @@ describe('refund a received PIX from the portal', () => {
     expect(alertOf(sent.body)).toBe('O prazo de 89 dias para devolução deste PIX expirou.');
   });
 });
+
+/** RFC 4180 records (quoted fields, doubled quotes, CRLF). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') record.push(field), (field = '');
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      record.push(field), records.push(record), (record = []), (field = ''), i++;
+    } else field += ch;
+  }
+  if (field !== '' || record.length) record.push(field), records.push(record);
+  return records;
+}
+
+describe('the transaction list exports CSV with its filters', () => {
+  let csvAccount: number;
+  let csvMember: ReturnType<typeof portalClient>;
+  beforeAll(async () => {
+    const account = await h.createAccount({ name: 'Mercado CSV', funds: 1234.56 });
+    csvAccount = account.id;
+    csvMember = await signedInMember(h, account.id, 'csv@mercado.example');
+    for (const amount of [10.5, 0.07, 99]) await h.deposit(csvAccount, amount);
+    const review = await csvMember.post('/portal/payouts/review', { keyType: 'EMAIL', key: 'fornecedor@example.com', amount: '12,34', description: '=HYPERLINK("x"), "pão"' });
+    const form = Object.fromEntries([...review.body.slice(review.body.indexOf('action="/portal/payouts"')).matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&').replaceAll('&quot;', '"')]));
+    expect((await csvMember.post('/portal/payouts', form)).statusCode).toBe(303);
+  });
+
+  it('the list links the export with its filters; the file is UTF-8 CSV, ISO dates, dot-decimal BRL, only the filtered rows', async () => {
+    const list = await csvMember.get('/portal/transactions?type=PAYMENT&status=CONFIRMED');
+    expect(list.body).toContain('href="/portal/transactions/export.csv?type=PAYMENT&amp;status=CONFIRMED"');
+    const res = await csvMember.get('/portal/transactions/export.csv?type=PAYMENT&status=CONFIRMED');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="transactions-[\w.-]+\.csv"$/);
+    const [header, ...rows] = parseCsv(res.body);
+    expect(header).toEqual(['transactionId', 'externalId', 'endToEndId', 'createdAt', 'processedAt', 'type', 'status', 'amount', 'fee', 'netAmount', 'counterpartName', 'counterpartDocument', 'description']);
+    expect(rows.map((r) => r[5])).toEqual(['PAYMENT', 'PAYMENT', 'PAYMENT', 'PAYMENT']);
+    expect(rows.map((r) => r[7]).sort()).toEqual(['0.07', '10.50', '1234.56', '99.00']);
+    for (const r of rows) {
+      expect(r).toHaveLength(13);
+      expect(r[3]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(r[0]).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("the payout's description keeps its comma, quotes and accent, and cannot run as a spreadsheet formula", async () => {
+    const res = await csvMember.get('/portal/transactions/export.csv?type=WITHDRAW');
+    const rows = parseCsv(res.body).slice(1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]![7]).toBe('12.34');
+    expect(rows[0]![12]).toBe(`'=HYPERLINK("x"), "pão"`);
+    expect(res.body).toContain('pão');
+  });
+
+  it('a refused filter shows the list with its refusal, in the page language', async () => {
+    const res = await csvMember.get('/portal/transactions/export.csv?startDate=2026-02-30');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/portal/transactions?startDate=2026-02-30');
+    const list = await csvMember.get(String(res.headers.location), PT);
+    expect(alertOf(list.body)).toBe('De: o valor informado não é aceito. Verifique e tente de novo.');
+  });
+
+  it('the export reads by keyset in batches: every row once, in the list order, even rows made in the same instant', async () => {
+    // The harness clock is frozen: the deposits share one created_at, only the id orders them.
+    const all = await h.c.transactions.browse(csvAccount, { size: 100 });
+    const seen: string[] = [];
+    for await (const tx of h.c.transactions.exportRows(csvAccount, {}, { batchSize: 2 })) seen.push(tx.transaction_id);
+    expect(seen).toEqual(all.rows.map((r) => r.transaction_id));
+    const capped: string[] = [];
+    for await (const tx of h.c.transactions.exportRows(csvAccount, {}, { batchSize: 2, maxRows: 3 })) capped.push(tx.transaction_id);
+    expect(capped).toEqual(seen.slice(0, 3));
+  });
+
+  it("another account's member exports only their own rows", async () => {
+    const res = await member.get('/portal/transactions/export.csv?type=PAYMENT');
+    const ids = parseCsv(res.body).slice(1).map((r) => r[0]);
+    const mine = await h.c.db.selectFrom('transactions').select('transaction_id').where('account_id', '=', csvAccount).execute();
+    for (const { transaction_id } of mine) expect(ids).not.toContain(transaction_id);
+  });
+});

@@ -27,6 +27,7 @@ export const en = {
   refundAmountButton: 'Refund {amount}',
   refundAmountInvalid: 'Amount to refund: an amount in reais with at most 2 decimals, like 1.234,56.',
   refundReasonTooLong: 'Reason: at most 255 characters.',
+  exportCsv: 'Export CSV',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -57,4 +58,5 @@ export const ptBR: Record<keyof typeof en, string> = {
   refundAmountButton: 'Devolver {amount}',
   refundAmountInvalid: 'Valor a devolver: um valor em reais com até 2 casas decimais, como 1.234,56.',
   refundReasonTooLong: 'Motivo: no máximo 255 caracteres.',
+  exportCsv: 'Exportar CSV',
 };
