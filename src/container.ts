@@ -24,6 +24,8 @@ import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createSecretHasher } from './services/auth/secret-hash.ts';
 import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
 import { createFailureLimits } from './services/auth/failure-limits.ts';
+import { createSecretSealer } from './services/portal/secret-sealer.ts';
+import { createTwoFactorService } from './services/portal/two-factor.service.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
@@ -138,9 +140,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
   const accessLease = createAccessLease({ db, listen: database.listen, logger });
   const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
-  const secrets = createSecretHasher(
-    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, warnWhenUnset: config.mode === 'production', logger }),
-  );
+  const secretHashKeys = await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, warnWhenUnset: config.mode === 'production', logger });
+  const secrets = createSecretHasher(secretHashKeys);
   const credentials = createCredentialService({
     db, clock, accounts, secrets,
     accessChanges: accessLease,
@@ -249,6 +250,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
     db, clock: systemClock, accounts, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }), publicBaseUrl: config.publicUrl,
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
+  // Issue 30: TOTP two-factor sign-in; secrets sealed under a key derived from the client-secret hash key.
+  const portalTwoFactor = createTwoFactorService({
+    db, clock: systemClock, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }),
+    sealer: createSecretSealer(secretHashKeys, 'portal-totp-secret'), issuer: config.institutionName,
+  });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     // Stopped after the scheduler (close runs this list backwards): the provider's HTTP client.
     ...(providerNetwork ? [{ start() {}, stop: () => providerNetwork.close() }] : []),
@@ -322,6 +328,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     audit,
     portalPeople,
     portalSessions,
+    portalTwoFactor,
     /** The portal's read-only views no service exposes (the portal gets this, never `db`). */
     portalReads: createPortalReads(db),
     charges,

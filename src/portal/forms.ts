@@ -42,6 +42,7 @@ const FIELD_LABELS: Record<string, MessageKey> = {
   reason: 'reason',
   email: 'email',
   password: 'password',
+  code: 'authCode',
   startDate: 'from',
   endDate: 'to',
   url: 'fieldUrl',

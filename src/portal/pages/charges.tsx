@@ -106,7 +106,7 @@ export function ChargePage(props: { ctx: PageContext; charge: Charge; outcome: C
           </section>
         ) : (
           <section class="card" aria-labelledby="outcome">
-            <h2 id="outcome">{t(props.outcome === 'paid' ? 'chargePaid' : props.outcome === 'cancelled' ? 'chargeCancelled' : 'chargeExpired')}</h2>
+            <h2 id="outcome">{t(props.outcome === 'paid' ? 'chargeOutcomePaid' : props.outcome === 'cancelled' ? 'chargeCancelled' : 'chargeExpired')}</h2>
             <p id="charge-outcome">
               {props.outcome === 'paid'
                 ? t('chargePaidLead', { when: dateTime(charge.processed_at ?? charge.updated_at, ctx.lang) })

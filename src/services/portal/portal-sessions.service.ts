@@ -11,6 +11,8 @@ const TOUCH_EVERY_MS = 60_000;
 export interface PortalSession {
   user: PortalUser;
   csrfToken: string;
+  /** Whether the person signs in with a second step (TOTP). */
+  twoFactor: boolean;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -38,7 +40,8 @@ export function createPortalSessionService(deps: { db: Kysely<DB>; clock: Clock 
     const row = await db
       .selectFrom('portal_sessions as s')
       .innerJoin('portal_users as u', 'u.id', 's.user_id')
-      .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.revoked_at', 'u.id', 'u.email', 'u.role', 'u.account_id', 'u.removed_at'])
+      .leftJoin('portal_two_factor as f', 'f.user_id', 'u.id')
+      .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.revoked_at', 'u.id', 'u.email', 'u.role', 'u.account_id', 'u.removed_at', 'f.enabled_at as two_factor_at'])
       .where('s.id_hash', '=', sha256(id))
       .executeTakeFirst();
     if (!row || row.revoked_at || row.removed_at) return undefined;
@@ -46,7 +49,7 @@ export function createPortalSessionService(deps: { db: Kysely<DB>; clock: Clock 
     if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
       await db.updateTable('portal_sessions').set({ last_seen_at: now }).where('id_hash', '=', row.id_hash).execute();
     }
-    return { user: { id: Number(row.id), email: row.email, role: row.role, accountId: row.account_id }, csrfToken: row.csrf_token };
+    return { user: { id: Number(row.id), email: row.email, role: row.role, accountId: row.account_id }, csrfToken: row.csrf_token, twoFactor: row.two_factor_at !== null };
   }
 
   async function revoke(id: string) {
