@@ -28,6 +28,7 @@ export const en = {
   refundAmountInvalid: 'Amount to refund: an amount in reais with at most 2 decimals, like 1.234,56.',
   refundReasonTooLong: 'Reason: at most 255 characters.',
   exportCsv: 'Export CSV',
+  exportHint: 'The CSV export has the filters above, up to 100,000 rows, newest first: narrow the dates for more.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -59,4 +60,5 @@ export const ptBR: Record<keyof typeof en, string> = {
   refundAmountInvalid: 'Valor a devolver: um valor em reais com até 2 casas decimais, como 1.234,56.',
   refundReasonTooLong: 'Motivo: no máximo 255 caracteres.',
   exportCsv: 'Exportar CSV',
+  exportHint: 'A exportação em CSV usa os filtros acima, até 100.000 linhas, das mais recentes às mais antigas: reduza o período para ver mais.',
 };

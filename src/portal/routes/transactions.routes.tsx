@@ -76,8 +76,9 @@ export const transactionsRoutes: PortalRoutes = (app, s) => {
               </select>
             </div>
             <button class="primary" type="submit">{t('filter')}</button>
-            <a class="button secondary" href={exportLink()} download>{t('exportCsv')}</a>
+            <a class="button secondary" href={exportLink()} download aria-describedby="export-hint">{t('exportCsv')}</a>
           </form>
+          <p class="hint" id="export-hint">{t('exportHint')}</p>
           <TransactionTable ctx={ctx} rows={meta?.rows ?? []} />
           {meta && (meta.hasNext || meta.hasPrevious) ? (
             <nav class="pager" aria-label={t('pageOf', { page: meta.page })}>
