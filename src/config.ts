@@ -73,6 +73,8 @@ export interface Config {
    * previous secret still signs deliveries beside the new one (default 86400).
    */
   readonly webhookSecretOverlapS: number;
+  /** PORTAL_REQUIRE_2FA: who must sign in to the portal with a second factor (issue 30; default `off`). */
+  readonly portalRequire2fa: 'off' | 'operators' | 'all';
 }
 
 /** How this service reaches its upstream PIX provider (issue 13; docs/decisions.md "Provider adapter"). */
@@ -304,9 +306,17 @@ export function loadConfig(env: Env = process.env): Config {
     pixNetwork,
     provider,
     webhookSecretOverlapS: problems.take(() => integer(env, 'WEBHOOK_SECRET_OVERLAP_S', 86_400, 0, 30 * 86_400), 86_400),
+    portalRequire2fa: problems.take(() => portalRequire2fa(env), 'off'),
   };
   problems.throwIfAny();
   return Object.freeze({ ...config, pixNetwork: pixNetwork! });
+}
+
+/** PORTAL_REQUIRE_2FA: `off` (default), `operators` (every operator) or `all` (everyone). */
+function portalRequire2fa(env: Env): 'off' | 'operators' | 'all' {
+  const raw = env.PORTAL_REQUIRE_2FA || 'off';
+  if (raw === 'off' || raw === 'operators' || raw === 'all') return raw;
+  throw new ConfigError('PORTAL_REQUIRE_2FA', `must be one of off, operators, all, got "${raw}"`);
 }
 
 /**

@@ -25,6 +25,8 @@ import { createSigningKeys } from './services/auth/signing-keys.ts';
 import { createSecretHasher } from './services/auth/secret-hash.ts';
 import { loadSecretHashKeys } from './services/auth/secret-hash-keys.ts';
 import { createFailureLimits } from './services/auth/failure-limits.ts';
+import { createSecretSealer } from './services/portal/secret-sealer.ts';
+import { createTwoFactorService } from './services/portal/two-factor.service.ts';
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
@@ -159,9 +161,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   /** Whether the bearer guard may use its still-active memory; what revocations wait on (access-lease.ts). */
   const accessLease = createAccessLease({ db, listen: database.listen, logger });
   const certificates = createCertificateService({ db, clock, accounts, accessChanges: accessLease });
-  const secrets = createSecretHasher(
-    await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, warnWhenUnset: config.mode === 'production', logger }),
-  );
+  const secretHashKeys = await loadSecretHashKeys({ db, clock, configured: config.clientSecretHashKey, warnWhenUnset: config.mode === 'production', logger });
+  const secrets = createSecretHasher(secretHashKeys);
   const credentials = createCredentialService({
     db, clock, accounts, secrets,
     accessChanges: accessLease,
@@ -271,6 +272,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
     db, clock: systemClock, accounts, audit, failures: portalFailures, publicBaseUrl: config.publicUrl,
   });
   const portalSessions = createPortalSessionService({ db, clock: systemClock });
+  // Issue 30: TOTP two-factor sign-in; secrets sealed under a key derived from the client-secret hash key.
+  const portalTwoFactor = createTwoFactorService({
+    db, clock: systemClock, audit, failures: createFailureLimits({ db, clock: systemClock, family: 'portal' }),
+    sealer: createSecretSealer(secretHashKeys, 'portal-totp-secret'), issuer: config.institutionName,
+  });
   const background: Array<{ start(): void; stop(): Promise<void> }> = [
     // Stopped last (close runs this list backwards): its pool closes after everything that reads.
     ...(readReplica ? [readReplica] : []),
@@ -350,6 +356,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     audit,
     portalPeople,
     portalSessions,
+    portalTwoFactor,
     /** The portal's read-only views no service exposes (the portal gets this, never `db`). */
     portalReads: reads.enabled ? createRoutedPortalReads(reads) : createPortalReads(db),
     /** Where reads go (the replica when fresh for the caller) and the write fences app.ts raises (read-routing.ts). */

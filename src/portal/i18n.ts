@@ -4,6 +4,8 @@ import * as charges from './messages/charges.ts';
 import * as common from './messages/common.ts';
 import * as credentials from './messages/credentials.ts';
 import * as payouts from './messages/payouts.ts';
+import * as refusals from './messages/refusals.ts';
+import * as security from './messages/security.ts';
 import * as sandbox from './messages/sandbox.ts';
 import * as suspense from './messages/suspense.ts';
 import * as transactions from './messages/transactions.ts';
@@ -20,9 +22,9 @@ export const LOCALES: Record<Lang, string> = { 'pt-BR': 'pt-BR', en: 'en-GB' };
  * a key belongs to one area only (test/portal/i18n.test.ts checks that and that both languages have
  * every key). Every word a page shows comes from here through `t()`.
  */
-export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense };
+export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense, refusals, security };
 
-const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en };
+const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en, ...refusals.en, ...security.en };
 
 export type MessageKey = keyof typeof en;
 
@@ -37,6 +39,8 @@ const pt: Record<MessageKey, string> = {
   ...admin.ptBR,
   ...sandbox.ptBR,
   ...suspense.ptBR,
+  ...refusals.ptBR,
+  ...security.ptBR,
 };
 
 const tables: Record<Lang, Record<MessageKey, string>> = { en, 'pt-BR': pt };

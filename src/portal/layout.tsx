@@ -109,6 +109,7 @@ export function Page(props: { ctx: PageContext; title: string; active: string; c
             </nav>
             <div class="sidebar-foot">
               <span class="who">{t('signedInAs', { email: ctx.session?.user.email ?? '' })}</span>
+              <a href="/portal/security" aria-current={props.active === '/portal/security' ? 'page' : undefined}>{t('security')}</a>
               <LanguageSwitch ctx={ctx} />
               <form method="post" action="/portal/sign-out">
                 <CsrfField ctx={ctx} />

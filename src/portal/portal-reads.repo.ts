@@ -143,6 +143,6 @@ function chargeQuery(db: Kysely<DB>, accountId: number) {
   return db
     .selectFrom('charges as c')
     .innerJoin('transactions as t', 't.id', 'c.transaction_id')
-    .select(['c.id', 'c.txid', 'c.br_code', 'c.expires_at', 'c.amount', 't.transaction_id', 't.status', 't.description', 't.created_at'])
+    .select(['c.id', 'c.txid', 'c.br_code', 'c.expires_at', 'c.amount', 'c.status as charge_status', 'c.updated_at', 't.transaction_id', 't.status', 't.description', 't.created_at', 't.processed_at'])
     .where('c.account_id', '=', accountId);
 }

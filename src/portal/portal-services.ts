@@ -14,6 +14,7 @@ export function portalServicesOf(c: Container) {
     accounts: c.accounts,
     transactions: c.transactions,
     cashOut: c.payouts.cashOut,
+    refunds: c.refunds,
     charges: c.charges,
     meds: c.meds,
     webhooks: c.webhooks,
@@ -24,6 +25,9 @@ export function portalServicesOf(c: Container) {
     audit: c.audit,
     portalPeople: c.portalPeople,
     portalSessions: c.portalSessions,
+    twoFactor: c.portalTwoFactor,
+    /** PORTAL_REQUIRE_2FA: who must have two-factor sign-in before anything else. */
+    require2fa: c.config.portalRequire2fa,
     suspense: c.suspense,
     /** The simulated network the sandbox tools drive (sandbox mode only). */
     sandboxNetwork: c.sandboxNetwork,

@@ -23,6 +23,9 @@ import { medRoutes } from './routes/med.routes.tsx';
 import { payoutsRoutes } from './routes/payouts.routes.tsx';
 import { sandboxRoutes } from './routes/sandbox.routes.tsx';
 import { transactionsRoutes } from './routes/transactions.routes.tsx';
+import { refundsRoutes } from './routes/refunds.routes.tsx';
+import { twoFactorRoutes } from './routes/two-factor.routes.tsx';
+import { twoFactorRequired } from '../services/portal/two-factor.service.ts';
 import { suspenseRoutes } from './routes/suspense.routes.tsx';
 import { noteErrorCode } from '../http/access-log.ts';
 
@@ -34,10 +37,13 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 };
 
 /** Pages reachable without a session. */
-const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/invitations\/[^/]+$/, /^\/portal\/assets\//, /^\/portal\/language\//];
+const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/sign-in\/second-step$/, /^\/portal\/invitations\/[^/]+$/, /^\/portal\/assets\//, /^\/portal\/language\//];
+
+/** What a person who must turn two-factor sign-in on (PORTAL_REQUIRE_2FA) may open before doing so. */
+const ENROLMENT_PATHS = [/^\/portal\/security$/, /^\/portal\/security\/two-factor\/(begin|confirm)$/, /^\/portal\/sign-out$/, /^\/portal\/assets\//, /^\/portal\/language\//];
 
 /** One file per page or group of pages; member pages first, then the operators'. */
-const ROUTES: PortalRoutes[] = [authRoutes, homeRoutes, transactionsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes];
+const ROUTES: PortalRoutes[] = [authRoutes, twoFactorRoutes, homeRoutes, transactionsRoutes, refundsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes];
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -72,6 +78,11 @@ export async function portalPlugin(app: FastifyInstance, s: PortalServices) {
       const target = `/portal/sign-in?next=${encodeURIComponent(request.url)}`;
       if (request.headers['hx-request']) return reply.header('hx-redirect', target).code(401).send();
       return reply.redirect(target, 303);
+    }
+    // PORTAL_REQUIRE_2FA: a person who must have two-factor sign-in and has not is led to turn it on first.
+    if (session && !session.twoFactor && twoFactorRequired(s.require2fa, session.user.role) && !ENROLMENT_PATHS.some((p) => p.test(path))) {
+      if (request.headers['hx-request']) return reply.header('hx-redirect', '/portal/security').code(403).send();
+      return reply.redirect('/portal/security', 303);
     }
     // The pre-session CSRF token (double submit): set once for the forms shown without a session.
     if (!session && !request.cookies[PRE_SESSION_COOKIE]) {

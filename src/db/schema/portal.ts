@@ -51,11 +51,39 @@ export interface ClientCaTable {
   created_at: Timestamp;
 }
 
-// Tables owned by the portal feature (migration 940_portal.sql).
+export interface PortalTwoFactorTable {
+  user_id: number;
+  secret_sealed: string;
+  enabled_at: Timestamp | null;
+  last_step: number | null;
+  created_at: Timestamp;
+}
+
+export interface PortalRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface PortalSignInChallengesTable {
+  id_hash: string;
+  user_id: number;
+  next: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  address: string | null;
+}
+
+// Tables owned by the portal feature (migration 940_portal.sql; two-factor: 1280).
 export interface PortalTables {
   portal_users: PortalUsersTable;
   portal_invitations: PortalInvitationsTable;
   portal_sessions: PortalSessionsTable;
   audit_log: AuditLogTable;
   client_ca: ClientCaTable;
+  portal_two_factor: PortalTwoFactorTable;
+  portal_recovery_codes: PortalRecoveryCodesTable;
+  portal_sign_in_challenges: PortalSignInChallengesTable;
 }

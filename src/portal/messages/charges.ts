@@ -13,6 +13,12 @@ export const en = {
   qrCodeAlt: 'PIX QR code for {amount}',
   copyAndPaste: 'PIX copy and paste',
   expires: 'Expires',
+  chargeOutcomePaid: 'Paid',
+  chargePaidLead: 'This charge was paid on {when}. Its QR code cannot be paid again.',
+  chargeExpired: 'Expired',
+  chargeExpiredLead: 'This charge expired on {when} without being paid. Create a new one to charge again.',
+  chargeCancelled: 'Cancelled',
+  chargeCancelledLead: 'This charge was cancelled on {when}. Its QR code cannot be paid.',
 } as const;
 
 export const ptBR: Record<keyof typeof en, string> = {
@@ -29,4 +35,10 @@ export const ptBR: Record<keyof typeof en, string> = {
   qrCodeAlt: 'QR code PIX de {amount}',
   copyAndPaste: 'PIX copia e cola',
   expires: 'Expira',
+  chargeOutcomePaid: 'Paga',
+  chargePaidLead: 'Esta cobrança foi paga em {when}. O QR code não pode ser pago de novo.',
+  chargeExpired: 'Expirada',
+  chargeExpiredLead: 'Esta cobrança expirou em {when} sem pagamento. Crie uma nova para cobrar de novo.',
+  chargeCancelled: 'Cancelada',
+  chargeCancelledLead: 'Esta cobrança foi cancelada em {when}. O QR code não pode ser pago.',
 };

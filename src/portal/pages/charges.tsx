@@ -5,6 +5,17 @@ import type { PortalReads } from '../portal-reads.repo.ts';
 
 type Charge = NonNullable<Awaited<ReturnType<PortalReads['chargeOf']>>>;
 
+/** What became of a charge: still payable, paid, expired or cancelled. */
+export type ChargeOutcome = 'open' | 'paid' | 'expired' | 'cancelled';
+
+export function chargeOutcome(charge: Pick<Charge, 'charge_status' | 'status' | 'expires_at'>, now: Date): ChargeOutcome {
+  if (charge.charge_status === 'CONCLUIDA' || charge.status === 'CONFIRMED') return 'paid';
+  if (charge.charge_status === 'REMOVIDA_PELO_USUARIO_RECEBEDOR') return 'cancelled';
+  // Past its expiry the charge is expired even before the expiry job has run: nobody can pay it.
+  if (charge.charge_status === 'REMOVIDA_PELO_PSP' || charge.status === 'ERROR' || charge.expires_at.getTime() <= now.getTime()) return 'expired';
+  return 'open';
+}
+
 /** The charge's status; polls itself every 2 s while it waits for its payer. */
 export function ChargeStatus(props: { ctx: PageContext; id: string; status: 'PENDING' | 'CONFIRMED' | 'ERROR' }) {
   return props.status === 'PENDING' ? (
@@ -70,7 +81,7 @@ export function ChargesPage(props: { ctx: PageContext; charges: Charge[]; error?
 }
 
 /** One charge: its QR code, its copy-and-paste code, its details and live status. */
-export function ChargePage(props: { ctx: PageContext; charge: Charge; qr: string }) {
+export function ChargePage(props: { ctx: PageContext; charge: Charge; outcome: ChargeOutcome; qr: string | undefined }) {
   const { ctx, charge } = props;
   const t = ctx.t;
   return (
@@ -83,15 +94,28 @@ export function ChargePage(props: { ctx: PageContext; charge: Charge; qr: string
         <ChargeStatus ctx={ctx} id={charge.transaction_id} status={charge.status} />
       </div>
       <div class="grid-2">
-        <section class="card" aria-labelledby="qr">
-          <h2 id="qr">{t('qrCode')}</h2>
-          <img class="qr" src={props.qr} alt={t('qrCodeAlt', { amount: brl(charge.amount) })} />
-          <label for="brcode" style="margin-top: 14px">{t('copyAndPaste')}</label>
-          <div class="copy-row">
-            <input id="brcode" class="mono" readonly value={charge.br_code} />
-            <button type="button" class="secondary button" data-copy="brcode" data-copied={t('copied')}>{t('copy')}</button>
-          </div>
-        </section>
+        {props.outcome === 'open' && props.qr ? (
+          <section class="card" aria-labelledby="qr">
+            <h2 id="qr">{t('qrCode')}</h2>
+            <img class="qr" src={props.qr} alt={t('qrCodeAlt', { amount: brl(charge.amount) })} />
+            <label for="brcode" style="margin-top: 14px">{t('copyAndPaste')}</label>
+            <div class="copy-row">
+              <input id="brcode" class="mono" readonly value={charge.br_code} />
+              <button type="button" class="secondary button" data-copy="brcode" data-copied={t('copied')}>{t('copy')}</button>
+            </div>
+          </section>
+        ) : (
+          <section class="card" aria-labelledby="outcome">
+            <h2 id="outcome">{t(props.outcome === 'paid' ? 'chargeOutcomePaid' : props.outcome === 'cancelled' ? 'chargeCancelled' : 'chargeExpired')}</h2>
+            <p id="charge-outcome">
+              {props.outcome === 'paid'
+                ? t('chargePaidLead', { when: dateTime(charge.processed_at ?? charge.updated_at, ctx.lang) })
+                : props.outcome === 'cancelled'
+                  ? t('chargeCancelledLead', { when: dateTime(charge.updated_at, ctx.lang) })
+                  : t('chargeExpiredLead', { when: dateTime(charge.expires_at, ctx.lang) })}
+            </p>
+          </section>
+        )}
         <section class="card" aria-labelledby="charge-details">
           <h2 id="charge-details">{t('details')}</h2>
           <dl class="details">

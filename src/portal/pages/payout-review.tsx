@@ -45,7 +45,9 @@ export function PayoutReview(props: { ctx: PageContext; form: PayoutForm; amount
           <dt>{t('bank')}</dt>
           <dd id="holder-bank">{holder.bank.name ?? notKnown}</dd>
           <dt>{t('pixKey')}</dt>
-          <dd class="mono">{form.key}</dd>
+          <dd class="mono" id="review-key">{form.key}</dd>
+          <dt>{t('keyRead')}</dt>
+          <dd id="review-key-type">{t(`KEY_${props.keyType}`)}</dd>
           {form.description ? (<><dt>{t('description')}</dt><dd>{form.description}</dd></>) : null}
         </dl>
         <form class="stack" method="post" action="/portal/payouts" style="margin-top: 18px">

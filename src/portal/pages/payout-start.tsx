@@ -27,12 +27,14 @@ export function PayoutStart(props: { ctx: PageContext; form?: PayoutForm; error?
           <div>
             <label for="keyType">{t('keyType')}</label>
             <select id="keyType" name="keyType">
+              <option value="" selected={!props.form?.keyType}>{t('KEY_AUTO')}</option>
               {KEY_TYPES.map((k) => <option value={k} selected={props.form?.keyType === k}>{t(`KEY_${k}`)}</option>)}
             </select>
           </div>
           <div>
             <label for="key">{t('pixKey')}</label>
-            <input id="key" name="key" required autocomplete="off" value={props.form?.key ?? ''} />
+            <input id="key" name="key" required autocomplete="off" aria-describedby="key-hint" value={props.form?.key ?? ''} />
+            <p class="hint" id="key-hint">{t('keyHint')}</p>
           </div>
           <div>
             <label for="amount">{t('amountReais')}</label>

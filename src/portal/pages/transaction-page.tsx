@@ -17,6 +17,8 @@ export function TransactionPage(props: {
   meds: Rows<'medsOf'>;
   deliveries: Rows<'deliveriesOfTransaction'>;
   attempts: Rows<'attemptsOfTransaction'>;
+  /** A received PIX that can still be refunded shows "Refund". */
+  refundable?: boolean;
 }) {
   const { ctx, tx } = props;
   const t = ctx.t;
@@ -32,7 +34,10 @@ export function TransactionPage(props: {
           </h1>
           <p class="lead mono">{tx.transaction_id}</p>
         </div>
-        <StatusPill ctx={ctx} status={tx.status} />
+        <div style="display: flex; gap: 10px; align-items: center; flex-wrap: wrap">
+          <StatusPill ctx={ctx} status={tx.status} />
+          {props.refundable ? <a class="button" href={`/portal/transactions/${tx.transaction_id}/refund`}>{t('refund')}</a> : null}
+        </div>
       </div>
       <div class="grid-2 section">
         <section class="card" aria-labelledby="amounts">

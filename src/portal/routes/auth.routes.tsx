@@ -1,4 +1,8 @@
 /** @jsxImportSource hono/jsx */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PortalUser } from '../../services/portal/portal-people.service.ts';
+import { CHALLENGE_TTL_MS } from '../../services/portal/two-factor.service.ts';
+import type { PortalServices } from '../portal-services.ts';
 import { PRE_SESSION_COOKIE, SESSION_COOKIE, homeOf, render, safeNext, secureCookies, type PortalRoutes } from '../context.ts';
 import { field, refusal } from '../forms.ts';
 import { AuthPage, type PageContext } from '../layout.tsx';
@@ -48,6 +52,18 @@ function InvitationForm(props: { ctx: PageContext; csrf: string; token: string; 
   );
 }
 
+/** The browser's half of a sign-in waiting for its second step. */
+export const CHALLENGE_COOKIE = 'pix_portal_2fa';
+
+/** Signs the person in: a fresh session id (no fixation; the old one, if any, ends), then where they were going. */
+export async function openSession(s: PortalServices, request: FastifyRequest, reply: FastifyReply, user: PortalUser, next: string) {
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous) await s.portalSessions.revoke(previous);
+  const session = await s.portalSessions.open(user, request.ip);
+  reply.setCookie(SESSION_COOKIE, session.id, { path: '/portal', httpOnly: true, sameSite: 'lax', secure: secureCookies(request) });
+  return reply.redirect(safeNext(next, homeOf(user.role)), 303);
+}
+
 export const authRoutes: PortalRoutes = (app, s) => {
   app.get('/sign-in', async (request, reply) => {
     const q = request.query as { next?: string; done?: string };
@@ -61,12 +77,13 @@ export const authRoutes: PortalRoutes = (app, s) => {
     const next = field(request.body, 'next');
     try {
       const user = await s.portalPeople.signIn(email, field(request.body, 'password'), request.ip);
-      // A fresh session id at sign-in (no fixation); the old one, if any, ends.
-      const previous = request.cookies[SESSION_COOKIE];
-      if (previous) await s.portalSessions.revoke(previous);
-      const session = await s.portalSessions.open(user, request.ip);
-      reply.setCookie(SESSION_COOKIE, session.id, { path: '/portal', httpOnly: true, sameSite: 'lax', secure: secureCookies(request) });
-      return reply.redirect(safeNext(next, homeOf(user.role)), 303);
+      // With two-factor sign-in on, the right password only opens the second step.
+      if (await s.twoFactor.enabled(user.id)) {
+        const challenge = await s.twoFactor.openChallenge(user, safeNext(next, '') || null, request.ip);
+        reply.setCookie(CHALLENGE_COOKIE, challenge, { path: '/portal', httpOnly: true, sameSite: 'strict', secure: secureCookies(request), maxAge: CHALLENGE_TTL_MS / 1000 });
+        return reply.redirect('/portal/sign-in/second-step', 303);
+      }
+      return await openSession(s, request, reply, user, next);
     } catch (error) {
       const refused = refusal(error, request.portal.lang);
       const t = request.portal.t;

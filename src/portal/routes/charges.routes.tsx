@@ -6,7 +6,7 @@ import type { Cents } from '../../domain/money.ts';
 import { actorOf, memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { centsFromForm } from '../format.ts';
 import { field, refusal } from '../forms.ts';
-import { ChargePage, ChargesPage, ChargeStatus } from '../pages/charges.tsx';
+import { chargeOutcome, ChargePage, ChargesPage, ChargeStatus } from '../pages/charges.tsx';
 
 const TXID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** A cob txid (26-35 alphanumerics), random. */
@@ -56,14 +56,18 @@ export const chargesRoutes: PortalRoutes = (app, s) => {
     const accountId = memberAccountId(request);
     const charge = await s.reads.chargeOf(accountId, (request.params as { id: string }).id);
     if (!charge) throw new DomainError('NOT_FOUND');
-    const qr = await QRCode.toDataURL(charge.br_code, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, scale: 6 });
-    return render(reply, <ChargePage ctx={request.portal} charge={charge} qr={qr} />);
+    // A paid, expired or cancelled charge shows its outcome: no QR code anyone could still pay.
+    const outcome = chargeOutcome(charge, s.clock.now());
+    const qr = outcome === 'open' ? await QRCode.toDataURL(charge.br_code, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2, scale: 6 }) : undefined;
+    return render(reply, <ChargePage ctx={request.portal} charge={charge} outcome={outcome} qr={qr} />);
   });
 
   app.get('/charges/:id/status', async (request, reply) => {
     const accountId = memberAccountId(request);
     const charge = await s.reads.chargeOf(accountId, (request.params as { id: string }).id);
     if (!charge) throw new DomainError('NOT_FOUND');
+    // Once the charge has an outcome the page reloads itself, so its QR code goes away.
+    if (chargeOutcome(charge, s.clock.now()) !== 'open') reply.header('hx-refresh', 'true');
     return render(reply, <ChargeStatus ctx={request.portal} id={charge.transaction_id} status={charge.status} />);
   });
 };

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../domain/errors/domain-error.ts';
+import { normalisePastedKey } from '../../domain/portal/pasted-key.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { PublicKeyType } from '../../domain/pix-keys.ts';
 import { isDocument, type PayeePreview } from '../../services/payouts/cash-out.service.ts';
@@ -23,13 +24,29 @@ export const payoutsRoutes: PortalRoutes = (app, s) => {
     description: field(body, 'description'),
   });
 
-  /** Checks the form; answers the amount in cents and the key type, or the problem to show. */
-  function check(form: PayoutForm, t: Translate): { amount: Cents; keyType: PublicKeyType } | { problem: string } {
-    const keyType = KEY_TYPES.find((k) => k === form.keyType);
-    if (!keyType) return { problem: t('keyTypeInvalid') };
+  /**
+   * Checks the form; answers the amount in cents and the key as the API takes it (normalised from
+   * what was pasted, its type chosen or told by its form), or the problem to show.
+   */
+  function check(form: PayoutForm, t: Translate): { amount: Cents; keyType: PublicKeyType; key: string } | { problem: string } {
+    const chosen = form.keyType === '' ? undefined : KEY_TYPES.find((k) => k === form.keyType);
+    if (form.keyType !== '' && !chosen) return { problem: t('keyTypeInvalid') };
+    const pasted = normalisePastedKey(form.key, chosen);
+    if (!pasted.ok) {
+      switch (pasted.problem) {
+        case 'empty':
+          return { problem: t('keyEmpty') };
+        case 'ambiguous':
+          return { problem: t('keyAmbiguous', { key: form.key.trim() }) };
+        case 'foreignPhone':
+          return { problem: t('keyForeignPhone') };
+        case 'invalid':
+          return { problem: t(`keyInvalid${pasted.type ?? 'PHONE'}`) };
+      }
+    }
     const amount = centsFromForm(form.amount);
     if (amount === undefined || amount <= 0) return { problem: t('payoutAmountInvalid') };
-    return { amount: amount as Cents, keyType };
+    return { amount: amount as Cents, keyType: pasted.type, key: pasted.key };
   }
 
   /** The recipient's document as typed, or the problem to show on the confirmation. */
@@ -68,13 +85,15 @@ export const payoutsRoutes: PortalRoutes = (app, s) => {
     if ('problem' in checked) return render(reply, <PayoutStart ctx={ctx} form={form} error={checked.problem} />, 400);
     let holder;
     try {
-      holder = await s.cashOut.preview(accountId, form.key, checked.keyType);
+      holder = await s.cashOut.preview(accountId, checked.key, checked.keyType);
     } catch (error) {
-      const refused = refusal(error, request.portal.lang);
+      const refused = refusal(error, request.portal.lang, 'pixKey');
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
     }
-    // The externalId is fixed here: pressing Confirm twice (or resubmitting) pays once.
-    return render(reply, <PayoutReview ctx={ctx} form={form} amount={checked.amount} keyType={checked.keyType} holder={holder} externalId={randomUUID()} />);
+    // The externalId is fixed here: pressing Confirm twice (or resubmitting) pays once. The review
+    // carries the normalised key and its type: what is shown is what is paid.
+    const reviewed = { ...form, key: checked.key, keyType: checked.keyType };
+    return render(reply, <PayoutReview ctx={ctx} form={reviewed} amount={checked.amount} keyType={checked.keyType} holder={holder} externalId={randomUUID()} />);
   });
 
   // Step 3: the same cash-out as POST /api/pix/cash-out (limits, balance, idempotency by externalId).
@@ -93,9 +112,9 @@ export const payoutsRoutes: PortalRoutes = (app, s) => {
     const recipient: RecipientForm = { document: field(request.body, 'document').trim(), name: field(request.body, 'name').trim().slice(0, 100) };
     let holder: PayeePreview;
     try {
-      holder = await s.cashOut.preview(accountId, form.key, checked.keyType);
+      holder = await s.cashOut.preview(accountId, checked.key, checked.keyType);
     } catch (error) {
-      const refused = refusal(error, request.portal.lang);
+      const refused = refusal(error, request.portal.lang, 'pixKey');
       return render(reply, <PayoutStart ctx={ctx} form={form} error={refused.message} />, refused.status);
     }
     const review = (error: string, status: number) =>
@@ -108,15 +127,15 @@ export const payoutsRoutes: PortalRoutes = (app, s) => {
         amount: checked.amount,
         externalId,
         description: form.description || null,
-        details: { key: form.key, keyType: checked.keyType, name: recipient.name || null, document: named.document },
+        details: { key: checked.key, keyType: checked.keyType, name: recipient.name || null, document: named.document },
         scenario: null,
         // Who sent it, from where: recorded in the payout's own transaction.
         record: (trx, tx) =>
-          s.audit.record(trx, actorOf(request), { action: 'payout.send', accountId, target: tx.transaction_id, after: { amount: tx.original_amount, key: form.key } }),
+          s.audit.record(trx, actorOf(request), { action: 'payout.send', accountId, target: tx.transaction_id, after: { amount: tx.original_amount, key: checked.key } }),
       });
       return reply.redirect(`/portal/transactions/${tx.transaction_id}`, 303);
     } catch (error) {
-      const refused = refusal(error, request.portal.lang);
+      const refused = refusal(error, request.portal.lang, 'amount');
       // A concurrent double submit loses the race on the unique externalId: show the winner.
       const winner = await sentWith(accountId, externalId);
       if (winner) return reply.redirect(`/portal/transactions/${winner.transaction_id}`, 303);

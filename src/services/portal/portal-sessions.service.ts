@@ -13,6 +13,8 @@ export interface PortalSession {
   csrfToken: string;
   /** A member's account is suspended (issue 30): the pages say so; its money-moving forms are refused. */
   accountSuspended?: boolean;
+  /** Whether the person signs in with a second step (TOTP). */
+  twoFactor: boolean;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -41,7 +43,8 @@ export function createPortalSessionService(deps: { db: Kysely<DB>; clock: Clock 
       .selectFrom('portal_sessions as s')
       .innerJoin('portal_users as u', 'u.id', 's.user_id')
       .leftJoin('accounts as a', 'a.id', 'u.account_id')
-      .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.revoked_at', 'u.id', 'u.email', 'u.role', 'u.account_id', 'u.removed_at', 'a.status as account_status'])
+      .leftJoin('portal_two_factor as f', 'f.user_id', 'u.id')
+      .select(['s.id_hash', 's.csrf_token', 's.last_seen_at', 's.revoked_at', 'u.id', 'u.email', 'u.role', 'u.account_id', 'u.removed_at', 'a.status as account_status', 'f.enabled_at as two_factor_at'])
       .where('s.id_hash', '=', sha256(id))
       .executeTakeFirst();
     if (!row || row.revoked_at || row.removed_at) return undefined;
@@ -52,6 +55,7 @@ export function createPortalSessionService(deps: { db: Kysely<DB>; clock: Clock 
     return {
       user: { id: Number(row.id), email: row.email, role: row.role, accountId: row.account_id },
       csrfToken: row.csrf_token,
+      twoFactor: row.two_factor_at !== null,
       ...(row.account_status === 'SUSPENDED' ? { accountSuspended: true } : {}),
     };
   }

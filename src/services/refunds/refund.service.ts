@@ -30,6 +30,8 @@ export interface RefundCommand {
   natureza: Extract<RefundNature, 'ORIGINAL' | 'RETIRADA'>;
   /** The X-Sandbox-Scenario value, already accepted by the route (stored for the settlement job). */
   scenario: string | null;
+  /** Writes alongside the refund, in its transaction (the portal's audit record of who asked). */
+  record?: (trx: Trx<DB>, result: RefundResult) => Promise<unknown>;
 }
 
 export interface RefundResult {
@@ -139,7 +141,9 @@ export function createRefundService(deps: {
         created_at: now,
       });
       if (!refund) throw idInUse();
-      return { tx, refund, original: { ...original, refunded_amount: refunded } };
+      const result = { tx, refund, original: { ...original, refunded_amount: refunded } };
+      await cmd.record?.(trx, result);
+      return result;
     }, { lockTimeoutMs });
   }
 

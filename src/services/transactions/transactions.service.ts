@@ -18,6 +18,9 @@ export interface TransactionFilter {
 }
 
 const DAY_MS = 86_400_000;
+/** The most rows one export answers (issue 30: up to 100,000, streamed). */
+export const MAX_EXPORT_ROWS = 100_000;
+const EXPORT_BATCH_ROWS = 1_000;
 const MAX_INTERVAL_DAYS = 31;
 
 /** A UTC calendar date from 'YYYY-MM-DD' or an ISO date-time; undefined when it is not one. */
@@ -105,7 +108,43 @@ export function createTransactionsService(deps: { db: Kysely<DB>; clock: Clock; 
     return tx;
   }
 
-  return { list, browse, get };
+  /**
+   * Every transaction the filter selects, newest first, up to `maxRows`, read `batchSize` rows per
+   * statement by keyset (created_at, id): an export is written out as it is read, never held whole,
+   * and holds no connection between its batches. The filter is checked before the first row (a bad
+   * date throws here, not halfway through a download).
+   */
+  function exportRows(accountId: number, f: Omit<TransactionFilter, 'page' | 'size'>, limits: { maxRows?: number; batchSize?: number } = {}): AsyncIterable<TransactionRow> {
+    // Checked now (a bad date throws before the first row); each batch then reads where `read` sends
+    // it (the replica while it is fresh for this account, read-routing.ts).
+    filtered(deps.db, accountId, f);
+    const maxRows = limits.maxRows ?? MAX_EXPORT_ROWS;
+    const batchSize = Math.min(limits.batchSize ?? EXPORT_BATCH_ROWS, maxRows);
+    return {
+      async *[Symbol.asyncIterator]() {
+        let after: { at: string; id: number } | undefined;
+        let sent = 0;
+        while (sent < maxRows) {
+          const rows = await read(accountId, (db) => filtered(db, accountId, f).base
+            .selectAll()
+            // The cursor's time as PostgreSQL's text: exact to the microsecond, unlike a JS Date.
+            .select(sql<string>`created_at::text`.as('cursor_at'))
+            .$if(after !== undefined, (q) => q.where(sql<boolean>`(created_at, id) < (${after!.at}::timestamptz, ${after!.id})`))
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(Math.min(batchSize, maxRows - sent))
+            .execute());
+          for (const { cursor_at: _cursor, ...row } of rows) yield row as TransactionRow;
+          sent += rows.length;
+          const last = rows.at(-1);
+          if (!last || rows.length < Math.min(batchSize, maxRows - sent + rows.length)) return;
+          after = { at: last.cursor_at, id: Number(last.id) };
+        }
+      },
+    };
+  }
+
+  return { list, browse, get, exportRows };
 }
 
 export type TransactionsService = ReturnType<typeof createTransactionsService>;
