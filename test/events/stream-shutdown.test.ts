@@ -32,7 +32,8 @@ describe('event streams at shutdown', () => {
     } finally {
       await h.close();
     }
-  });
+    // A harness of its own (a database and an app) inside the test: seconds on a busy machine.
+  }, 120_000);
 
   it('do not hold the app open: closing the app ends them', async () => {
     const { h, base, auth } = await listening();
@@ -41,5 +42,5 @@ describe('event streams at shutdown', () => {
     await h.close();
     await stream.waitForEnd();
     expect(stream.ended).toBe(true);
-  });
+  }, 120_000);
 });
