@@ -10,6 +10,7 @@ import * as sandbox from './messages/sandbox.ts';
 import * as suspense from './messages/suspense.ts';
 import * as transactions from './messages/transactions.ts';
 import * as webhooks from './messages/webhooks.ts';
+import * as events from './messages/events.ts';
 
 /** The portal's two languages: pt-BR (default) and English. */
 export type Lang = 'pt-BR' | 'en';
@@ -22,9 +23,9 @@ export const LOCALES: Record<Lang, string> = { 'pt-BR': 'pt-BR', en: 'en-GB' };
  * a key belongs to one area only (test/portal/i18n.test.ts checks that and that both languages have
  * every key). Every word a page shows comes from here through `t()`.
  */
-export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense, refusals, security };
+export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense, refusals, security, events };
 
-const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en, ...refusals.en, ...security.en };
+const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en, ...refusals.en, ...security.en, ...events.en };
 
 export type MessageKey = keyof typeof en;
 
@@ -41,6 +42,7 @@ const pt: Record<MessageKey, string> = {
   ...suspense.ptBR,
   ...refusals.ptBR,
   ...security.ptBR,
+  ...events.ptBR,
 };
 
 const tables: Record<Lang, Record<MessageKey, string>> = { en, 'pt-BR': pt };

@@ -27,6 +27,7 @@ import { refundsRoutes } from './routes/refunds.routes.tsx';
 import { twoFactorRoutes } from './routes/two-factor.routes.tsx';
 import { twoFactorRequired } from '../services/portal/two-factor.service.ts';
 import { suspenseRoutes } from './routes/suspense.routes.tsx';
+import { eventsRoutes } from './routes/events.routes.tsx';
 import { noteErrorCode } from '../http/access-log.ts';
 
 const require = createRequire(import.meta.url);
@@ -43,7 +44,7 @@ const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/sign-in\/second-step$/,
 const ENROLMENT_PATHS = [/^\/portal\/security$/, /^\/portal\/security\/two-factor\/(begin|confirm)$/, /^\/portal\/sign-out$/, /^\/portal\/assets\//, /^\/portal\/language\//];
 
 /** One file per page or group of pages; member pages first, then the operators'. */
-const ROUTES: PortalRoutes[] = [authRoutes, twoFactorRoutes, homeRoutes, transactionsRoutes, refundsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes];
+const ROUTES: PortalRoutes[] = [authRoutes, twoFactorRoutes, homeRoutes, transactionsRoutes, refundsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes, eventsRoutes];
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -194,6 +194,9 @@ describe('/api validation errors: every route, walked from the OpenAPI document'
     }
     // The routes that take input: all of them were walked.
     expect(walked.sort()).toEqual([
+      'GET /api/events',
+      'GET /api/events/stream',
+      'GET /api/events/{id}',
       'GET /api/med',
       'GET /api/pix/transaction/{id}',
       'GET /api/transactions',
@@ -203,6 +206,7 @@ describe('/api validation errors: every route, walked from the OpenAPI document'
       'POST /api/pix/cash-out-qrcode',
       'POST /api/pix/refund-in/{id}',
       'POST /api/resend-webhook/{transactionIdentifier}',
+      'POST /api/webhook-deliveries/replay',
     ]);
   });
 });

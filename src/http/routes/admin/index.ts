@@ -32,6 +32,7 @@ import { listCertificatesRoute } from './list-certificates.route.ts';
 import { removeOperatorRoute } from './remove-operator.route.ts';
 import { updateAccountRoute } from './update-account.route.ts';
 import { reactivateAccountRoute, suspendAccountRoute } from './account-status.routes.ts';
+import { getAccountEventRoute, listAccountEventsRoute, replayAccountDeliveriesRoute, streamAccountEventsRoute } from './account-events.routes.ts';
 
 /** Operator routes (decisions section 2); every one needs the admin token. */
 export const adminRoutes: RouteModule<AdminContext>[] = [
@@ -71,4 +72,9 @@ export const adminRoutes: RouteModule<AdminContext>[] = [
   updateAccountRoute,
   suspendAccountRoute,
   reactivateAccountRoute,
+  // Issue 29: the events API and replay, for operators (the stream before /:eventId).
+  listAccountEventsRoute,
+  streamAccountEventsRoute,
+  getAccountEventRoute,
+  replayAccountDeliveriesRoute,
 ];
