@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// The `pix` command. The published package runs its compiled build; inside the repository, before
-// any build, it runs the TypeScript source through tsx (a development dependency of the project).
+// The `pix` command. The published package (which ships no src/) runs its compiled build; a
+// repository checkout runs the TypeScript source through tsx (a development dependency of the
+// project), so `npx pix` there is always the code beside it, never a stale build.
 import { existsSync } from 'node:fs';
 
-const built = new URL('../dist/esm/cli/main.js', import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
-} else {
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../src/cli/main.ts', import.meta.url).href);
+  await import(source.href);
+} else {
+  await import(new URL('../dist/esm/cli/main.js', import.meta.url).href);
 }

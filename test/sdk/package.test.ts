@@ -98,6 +98,13 @@ describe('sdk/ as a published package', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('installs the pix command from the tarball: its compiled build runs', async () => {
+    const { stdout } = await run(path.join(consumer, 'node_modules/.bin/pix'), ['trigger', '--help'], { cwd: consumer });
+    expect(stdout).toMatch(/^Usage: pix trigger EVENT/);
+    const usage = await run(path.join(consumer, 'node_modules/.bin/pix'), ['trigger', 'nothing'], { cwd: consumer }).catch((e: { code: number; stderr: string }) => e);
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringMatching(/^pix: Unknown event "nothing"/) });
+  });
+
   it('compiles a consumer and examples/ under strict without skipLibCheck (account client, admin client, webhooks) and runs it on plain Node', async () => {
     // examples/ as their own package sees them: the SDK by its package name, from node_modules.
     const examples = path.join(consumer, 'examples');

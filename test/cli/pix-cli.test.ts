@@ -1,0 +1,122 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver } from '../webhooks/receiver.ts';
+import { cliEnv, pix, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
+
+const EVENTS = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
+const NO_STACK = /\n\s+at [^\n]+:\d+:\d+/;
+
+/** The `pix` binary as a process against the sandbox service (issue 29 item 2). */
+describe('pix: the command line', () => {
+  let sandbox: Sandbox;
+  const work = workDir();
+  let account: Awaited<ReturnType<Sandbox['account']>>;
+  let flags: string[];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    account = await sandbox.account(work.dir);
+    flags = ['--base-url', sandbox.url, '--client-id', account.clientId, '--client-secret', account.clientSecret, '--cert', account.certFile];
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    work.remove();
+  });
+
+  it('prints help with exit 0, for the whole command and each command', async () => {
+    const top = await pix(['--help'], cliEnv(work.configHome));
+    expect(top.code).toBe(0);
+    for (const name of ['login', 'trigger']) expect(top.stdout).toContain(`  ${name} `);
+    const trigger = await pix(['trigger', '--help'], cliEnv(work.configHome));
+    expect(trigger.code).toBe(0);
+    expect(trigger.stdout).toMatch(/^Usage: pix trigger EVENT/);
+    for (const option of ['--base-url', '--client-id', '--client-secret', '--cert', '--key', '--admin-token', '--profile', '--json']) expect(trigger.stdout).toContain(option);
+    for (const variable of ['PIX_BASE_URL', 'PIX_CLIENT_ID', 'PIX_CLIENT_SECRET', 'PIX_CERT_FILE', 'PIX_KEY_FILE', 'PIX_ADMIN_TOKEN', 'PIX_PROFILE']) expect(trigger.stdout).toContain(variable);
+  });
+
+  it('runs as `npx pix` from the project root', async () => {
+    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'pix', '--help'], { cwd: path.resolve('.'), env: cliEnv(work.configHome) });
+    expect(stdout).toMatch(/^Usage: pix <command>/);
+  });
+
+  it('exits 2 on a usage error, naming it, with no stack trace', async () => {
+    const env = cliEnv(work.configHome);
+    for (const args of [['nonsense'], ['trigger'], ['trigger', 'cash_sideways', ...flags], ['trigger', 'cash_in', '--frobnicate', ...flags], ['trigger', 'cash_in', '--override', 'colour=blue', ...flags], ['trigger', 'cash_in']]) {
+      const run = await pix(args, env);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(/^pix: /);
+      expect(run.stderr).not.toMatch(NO_STACK);
+    }
+    const missing = await pix(['trigger', 'cash_in', '--json'], env);
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'USAGE', message: expect.stringContaining('--client-id') } });
+  });
+
+  it('exits 1 on an API error, printing its code and message (and as JSON with --json)', async () => {
+    const env = cliEnv(work.configHome);
+    const wrong = ['--base-url', sandbox.url, '--client-id', account.clientId, '--client-secret', 'not-the-secret', '--cert', account.certFile];
+    const run = await pix(['trigger', 'cash_in', ...wrong], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^pix: 401 \w+: .+/);
+    expect(run.stderr).not.toMatch(NO_STACK);
+    const json = await pix(['login', ...wrong, '--json'], env);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { status: 401, code: expect.any(String), message: expect.any(String) } });
+    // A refusal of the request itself: an amount the account cannot pay.
+    const broke = await pix(['trigger', 'refund_out', '--override', 'keyType=NOPE', ...flags, '--json'], env);
+    expect(broke.code).toBe(1);
+    expect(JSON.parse(broke.stdout).error).toMatchObject({ status: 400 });
+  });
+
+  it('login saves a profile only its owner can read, which later commands use; --profile picks another', async () => {
+    const own = workDir();
+    try {
+      const env = cliEnv(own.configHome);
+      const login = await pix(['login', ...flags, '--json'], env);
+      expect(login.code, login.stderr).toBe(0);
+      const file = path.join(own.configHome, 'pix', 'config.json');
+      expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'default', configFile: file });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toMatchObject({ baseUrl: sandbox.url, clientId: account.clientId, certFile: account.certFile });
+
+      const triggered = await pix(['trigger', 'cash_in', '--json'], env);
+      expect(triggered.code, triggered.stderr).toBe(0);
+      expect(JSON.parse(triggered.stdout)).toMatchObject({ event: 'cash_in', chargeId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+
+      expect((await pix(['trigger', 'cash_in', '--profile', 'staging'], env)).code).toBe(2);
+      const staging = await pix(['login', ...flags, '--profile', 'staging'], env);
+      expect(staging.code).toBe(0);
+      expect(staging.stdout).toContain('profile "staging"');
+      expect((await pix(['trigger', 'cash_in', '--json'], { ...env, PIX_PROFILE: 'staging' })).code).toBe(0);
+      expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles).sort()).toEqual(['default', 'staging']);
+    } finally {
+      own.remove();
+    }
+  });
+
+  it('trigger makes every event type happen: each reaches a webhook receiver, signed, about the objects it printed', async () => {
+    const rx = await startReceiver();
+    try {
+      const { secret } = await sandbox.admin('GET', `/admin/accounts/${account.id}/webhook-secret`);
+      for (const event of EVENTS) await sandbox.admin('POST', `/admin/accounts/${account.id}/webhooks`, { eventType: event, url: rx.url(`/hooks/${event}`) });
+      const env = cliEnv(work.configHome);
+      for (const event of EVENTS) {
+        const run = await pix(['trigger', event, '--json', '--override', 'value=12.34', ...flags], env);
+        expect(run.code, `${event}: ${run.stderr}`).toBe(0);
+        const created = JSON.parse(run.stdout) as Record<string, string | number>;
+        expect(created.event).toBe(event);
+        const ids = Object.entries(created).filter(([k]) => k !== 'event').map(([, v]) => String(v));
+        expect(ids.length).toBeGreaterThan(0);
+        const delivery = await until(() => rx.to(`/hooks/${event}`).find((r) => ids.some((id) => r.body.includes(id))), 60_000, `${event} at the receiver`);
+        const verified = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+        expect(JSON.stringify(verified)).toContain('12.34');
+      }
+    } finally {
+      await rx.close();
+    }
+  }, 240_000);
+});
