@@ -89,7 +89,8 @@ export async function buildApp(c: Container, options: { /** Tests: record every 
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
-    done();
+    // Live event streams end now: an open one would hold its connection, and the close, forever.
+    void c.eventStreams.closeAll().then(() => done(), done);
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     if ((closing || c.drain.closing) && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');

@@ -58,6 +58,9 @@ import { createWebhookRegistrationService } from './services/webhooks/registrati
 import { createWebhookResendService } from './services/webhooks/resend.service.ts';
 import { createWebhookTestService } from './services/webhooks/test-delivery.service.ts';
 import { createDeliveryLog } from './services/webhooks/delivery-log.service.ts';
+import { createWebhookReplay } from './services/webhooks/replay.service.ts';
+import { createEventLog } from './services/events/event-log.service.ts';
+import { createEventStreams } from './services/events/event-streams.ts';
 import { systemResolver, type HostResolver } from './webhooks/host-resolver.ts';
 import { createWebhookMetrics } from './webhooks/metrics.ts';
 import { createRelay } from './webhooks/relay.ts';
@@ -242,6 +245,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, urls: webhookUrls });
   const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
   const webhookDeliveryLog = createDeliveryLog({ db, accounts });
+  // Issue 29: the account's events (list, one, live streams) and "deliver again since T".
+  const drain = createDrainState();
+  const eventLog = createEventLog({ db, accounts });
+  const eventStreams = createEventStreams({ events: eventLog, drain, logger });
+  const webhookReplay = createWebhookReplay({ db, clock, accounts });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });
@@ -257,7 +265,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     { start() {}, stop: () => webhookTransport.close() },
     webhookRelay,
     // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
-    dueWakeups(database, { scheduler, relay: webhookRelay, logger }),
+    dueWakeups(database, { scheduler, relay: webhookRelay, logger, events: eventStreams }),
+    // Stopped first: the live event streams end (their clients reconnect with Last-Event-ID).
+    { start() {}, stop: () => eventStreams.closeAll() },
     // Listens for credential/certificate changes and keeps this instance's lease (acknowledgements).
     accessLease,
   ];
@@ -336,7 +346,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
     /** Background loops (the job scheduler, the webhook relay, ...): started by main, stopped by close. */
     background,
     /** Graceful shutdown's stage (src/http/drain.ts): GET /ready and every answer read it; main.ts moves it. */
-    drain: createDrainState(),
+    drain,
+    /** The account's events as its webhooks carried them (events API). */
+    eventLog,
+    /** Live event streams (Server-Sent Events); every one ends when the service closes. */
+    eventStreams,
+    /** Queues an account's finished deliveries again (replay). */
+    webhookReplay,
     start() {
       for (const worker of background) worker.start();
     },

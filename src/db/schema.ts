@@ -159,6 +159,11 @@ export interface EventsTable {
   body: ColumnType<string | null, string | null | undefined, never>;
   /** The W3C trace id its deliveries carry (migration 983); null on older events. */
   trace_id: ColumnType<string | null, string | null | undefined, never>;
+  /**
+   * The writing transaction's id (xid8, as text; migration 1200): the events API's order is
+   * (xact_id, id). Filled by the column's default; null on events older than that migration.
+   */
+  xact_id: ColumnType<string | null, never, never>;
   created_at: Timestamp;
 }
 

@@ -11,12 +11,13 @@ type NeverToRoutes = 'db' | 'database';
 const ACCOUNT_AUTH = ['config', 'accountTokens'] as const;
 const FAMILIES = {
   system: ['config', 'clock', 'metrics', 'drain', 'scheduler', 'signingKeys', 'chargeLocations', 'databaseProbe'],
-  api: [...ACCOUNT_AUTH, 'clock', 'accounts', 'tokenGrants', 'rateLimiter', 'scenarios', 'payouts', 'transactions', 'charges', 'refunds', 'meds', 'webhooks', 'webhookResend'],
+  api: [...ACCOUNT_AUTH, 'clock', 'accounts', 'tokenGrants', 'rateLimiter', 'scenarios', 'payouts', 'transactions', 'charges', 'refunds', 'meds', 'webhooks', 'webhookResend', 'eventLog', 'eventStreams', 'webhookReplay', 'drain'],
   bacen: [...ACCOUNT_AUTH, 'clock', 'accounts', 'scenarios', 'payouts', 'charges', 'refunds'],
   oauth: ['config', 'tokenGrants'],
   admin: [
     'config', 'clock', 'accounts', 'certificates', 'credentials', 'signingKeys', 'audit', 'checkLedger', 'suspense', 'networkStatus',
     'providerNetwork', 'webhooks', 'webhookTests', 'webhookDeliveryLog', 'portalPeople',
+    'eventLog', 'eventStreams', 'webhookReplay', 'drain',
   ],
   network: ['providerNetwork'],
   sandbox: [...ACCOUNT_AUTH, 'clock', 'accounts', 'authFailures', 'sandboxNetwork', 'sandboxClock', 'sandboxClockStore', 'scheduler', 'webhookRelay', 'payouts'],

@@ -10,14 +10,17 @@ export const IDLE_SAFETY_POLL_MS = 5_000;
  * scheduler and the webhook relay, so an idle instance sends a few statements per safety poll
  * instead of polling several times a second, and a job enqueued by any instance runs when due.
  */
-export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt'>; relay: { wakeUp(): void }; logger: Logger }) {
+export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt'>; relay: { wakeUp(): void }; logger: Logger; /** Live event streams: a queued delivery means a new event. */ events?: { wakeUp(): void } }) {
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   return {
     start() {
       unlisten ??= database
         .listen(['jobs_due', 'deliveries_due'], {
           notify(name, payload) {
-            if (name === 'deliveries_due') return targets.relay.wakeUp();
+            if (name === 'deliveries_due') {
+              targets.events?.wakeUp();
+              return targets.relay.wakeUp();
+            }
             const dueMs = Number(payload);
             targets.scheduler.wakeAt(new Date(Number.isFinite(dueMs) ? dueMs : 0));
           },

@@ -56,6 +56,10 @@ const CHANGES: Record<string, Step | { notAudited: string }> = {
     },
   },
   'post /admin/accounts/{id}/webhooks/test': { action: 'webhook.test', run: (ctx) => call('POST', `/admin/accounts/${ctx.accountId}/webhooks/test`, { event: 'cash_in' }) },
+  'post /admin/accounts/{id}/webhook-deliveries/replay': {
+    action: 'webhook-deliveries.replay',
+    run: (ctx) => call('POST', `/admin/accounts/${ctx.accountId}/webhook-deliveries/replay`, { since: '2026-01-01T00:00:00Z', status: 'failed' }),
+  },
   'post /admin/accounts/{id}/webhook-secret/rotate': { action: 'webhook-secret.rotate', run: (ctx) => call('POST', `/admin/accounts/${ctx.accountId}/webhook-secret/rotate`) },
   'delete /admin/webhooks/{id}': { action: 'webhook.remove', run: (ctx) => call('DELETE', `/admin/webhooks/${ctx.webhookId}`) },
   'post /admin/accounts/{id}/members': {

@@ -12,6 +12,10 @@ const BUSINESS_ERRORS: Record<string, number[]> = {
   // Rate limited per account (429 with Retry-After and RateLimit headers).
   listMed: [429],
   resendWebhook: [429],
+  // Issue 29: replays are rate limited; live streams are bounded per account.
+  replayWebhookDeliveries: [429],
+  streamEvents: [429],
+  streamAccountEvents: [429],
   // Answers "disabled" without reading the body, but a body it cannot parse is still refused.
   registerWebhook: [400, 413, 415],
   // CHARGE_NOT_PAYABLE / PIX_QR_CODE_EXTERNAL_ID_IN_USE: paying a charge of ours on-us.

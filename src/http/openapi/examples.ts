@@ -23,7 +23,23 @@ const TX = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 export type { Examples } from './example-types.ts';
 
 /** Hand-written examples of the main operations (they take precedence over the recorded ones). */
+const EVENT_EXAMPLE = {
+  id: 'msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60',
+  type: 'cash_in',
+  createdAt: AT,
+  payload: { event: 'CashIn', status: 'CONFIRMED', transactionId: TX, originalAmount: 150.0, feeAmount: 0.5, finalAmount: 149.5 },
+};
+const EVENT_LIST_EXAMPLE = { data: [EVENT_EXAMPLE], metadata: { size: 100, hasMore: false, next: EVENT_EXAMPLE.id } };
+const REPLAY_EXAMPLE = { request: { since: '2026-11-20T00:00:00Z', status: 'failed' }, responses: { 202: { queued: 3 } } };
+
 const WRITTEN_EXAMPLES: Record<string, Examples> = {
+  // Issue 29: the events API and replay (the admin routes answer the same).
+  listEvents: { responses: { 200: EVENT_LIST_EXAMPLE } },
+  getEvent: { responses: { 200: EVENT_EXAMPLE } },
+  replayWebhookDeliveries: REPLAY_EXAMPLE,
+  listAccountEvents: { responses: { 200: EVENT_LIST_EXAMPLE } },
+  getAccountEvent: { responses: { 200: EVENT_EXAMPLE } },
+  replayAccountDeliveries: REPLAY_EXAMPLE,
   createToken: {
     request: { clientId: '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24', clientSecret: 'cs_5Jk9Qw2Zr7Tx' },
     responses: { 201: { access_token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiYXQrand0In0.eyJpc3MiOiJodHRwOi8vMTI3LjAuMC4xOjMwMDAifQ.c2ln', token_type: 'Bearer', expires_in: 1800 } },

@@ -28,6 +28,7 @@ import { listWebhookDeliveriesRoute } from './list-webhook-deliveries.route.ts';
 import { rotateWebhookSecretRoute } from './rotate-webhook-secret.route.ts';
 import { sendTestWebhookRoute } from './send-test-webhook.route.ts';
 import { rotateSigningKeyRoute } from './rotate-signing-key.route.ts';
+import { getAccountEventRoute, listAccountEventsRoute, replayAccountDeliveriesRoute, streamAccountEventsRoute } from './account-events.routes.ts';
 
 /** Operator routes (decisions section 2); every one needs the admin token. */
 export const adminRoutes: RouteModule<AdminContext>[] = [
@@ -61,4 +62,9 @@ export const adminRoutes: RouteModule<AdminContext>[] = [
   rotateWebhookSecretRoute,
   sendTestWebhookRoute,
   rotateSigningKeyRoute,
+  // Issue 29: the events API and replay, for operators (the stream before /:eventId).
+  listAccountEventsRoute,
+  streamAccountEventsRoute,
+  getAccountEventRoute,
+  replayAccountDeliveriesRoute,
 ];
