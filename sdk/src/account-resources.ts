@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'openapi-fetch';
 import { PixApiError } from './errors.ts';
+import { cursorList, eventStream, type CursorList, type EventPage, type EventStreamOptions, type PixEvent, type StreamedEvent } from './events.ts';
 import type { paths } from './openapi.ts';
 import type { AnswerOf, BodyOf, QueryOf, RequestOptions, SandboxableOptions } from './operation-types.ts';
 import { pagedList, type PagedList } from './paging.ts';
@@ -23,6 +24,9 @@ export type Refund = AnswerOf<'createRefundIn'>;
 export type MedListQuery = Omit<QueryOf<'listMed'>, 'page'>;
 export type MedPage = AnswerOf<'listMed'>;
 export type Med = MedPage['data'][number];
+export type EventListQuery = QueryOf<'listEvents'>;
+export type ReplayInput = BodyOf<'replayWebhookDeliveries'>;
+export type ReplayAnswer = AnswerOf<'replayWebhookDeliveries'>;
 export type DictPixInput = BodyOf<'createDictTransfer'>;
 export type DictPixTransfer = AnswerOf<'createDictTransfer'>;
 
@@ -103,6 +107,28 @@ export function accountResources(http: Client<paths>) {
       /** GET /api/med: the account's MEDs; `await` for the first page, `for await` for all. */
       list: (query: MedListQuery = {}, options: RequestOptions = {}): PagedList<Med, MedPage> =>
         pagedList((page) => unwrap(http.GET('/api/med', { params: { query: { ...query, page } }, ...init(options) }))),
+    },
+    events: {
+      /** GET /api/events: the account's events oldest first after `after`; `await` for a page, `for await` for all of them. */
+      list: (query: EventListQuery = {}, options: RequestOptions = {}): CursorList<PixEvent, EventPage> =>
+        cursorList((after) => unwrap(http.GET('/api/events', { params: { query: { ...query, ...(after ? { after } : {}) } }, ...init(options) })), query.after),
+      /** GET /api/events/{id}. */
+      get: (id: string, options: RequestOptions = {}): Promise<PixEvent> => unwrap(http.GET('/api/events/{id}', { params: { path: { id } }, ...init(options) })),
+      /**
+       * GET /api/events/stream as an async iterator: every event as it happens, resumed with
+       * Last-Event-ID after a dropped connection or a restart of the service (none lost, none repeated).
+       */
+      stream: (options: EventStreamOptions = {}): AsyncGenerator<StreamedEvent, void, undefined> =>
+        eventStream(
+          (query, lastEventId, signal) =>
+            http.GET('/api/events/stream', { params: { query, header: lastEventId ? { 'last-event-id': lastEventId } : {} }, parseAs: 'stream', signal }),
+          options,
+        ),
+    },
+    webhookDeliveries: {
+      /** POST /api/webhook-deliveries/replay: queues again the deliveries since `since` (`failed` or `all`); answers `{queued}`. Not retried. */
+      replay: (body: ReplayInput, options: RequestOptions = {}): Promise<ReplayAnswer> =>
+        unwrap(http.POST('/api/webhook-deliveries/replay', { body, ...init(options) })),
     },
     dictPix: {
       /**

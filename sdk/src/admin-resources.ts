@@ -1,6 +1,7 @@
 import type { Client } from 'openapi-fetch';
 import type { operations, paths } from './openapi.ts';
 import type { AnswerOf, BodyOf, QueryOf, RequestOptions } from './operation-types.ts';
+import { cursorList, eventStream, type CursorList, type EventStreamOptions, type StreamedEvent } from './events.ts';
 import { pagedList, type PagedList } from './paging.ts';
 import { unwrap } from './unwrap.ts';
 
@@ -64,8 +65,29 @@ export function adminResources(http: Client<paths>) {
         unwrap(http.POST('/admin/accounts/{id}/webhooks/test', { params: { path: { id: id(accountId) } }, body, ...init(options) })),
     },
     webhookDeliveries: {
+      replay: (accountId: Id, body: BodyOf<'replayAccountDeliveries'>, options: RequestOptions = {}): Promise<AnswerOf<'replayAccountDeliveries'>> =>
+        unwrap(http.POST('/admin/accounts/{id}/webhook-deliveries/replay', { params: { path: { id: id(accountId) } }, body, ...init(options) })),
       list: (accountId: Id, query: ListQuery<'listWebhookDeliveries'> = {}, options: RequestOptions = {}): Paged<'listWebhookDeliveries'> =>
         pagedList((page) => unwrap(http.GET('/admin/accounts/{id}/webhook-deliveries', { params: { path: { id: id(accountId) }, query: { ...query, page } }, ...init(options) }))) as Paged<'listWebhookDeliveries'>,
+    },
+    events: {
+      list: (accountId: Id, query: QueryOf<'listAccountEvents'> = {}, options: RequestOptions = {}): CursorList<AnswerOf<'listAccountEvents'>['data'][number], AnswerOf<'listAccountEvents'>> =>
+        cursorList(
+          (after) => unwrap(http.GET('/admin/accounts/{id}/events', { params: { path: { id: id(accountId) }, query: { ...query, ...(after ? { after } : {}) } }, ...init(options) })),
+          query.after,
+        ),
+      get: (accountId: Id, eventId: string, options: RequestOptions = {}): Promise<AnswerOf<'getAccountEvent'>> =>
+        unwrap(http.GET('/admin/accounts/{id}/events/{eventId}', { params: { path: { id: id(accountId), eventId } }, ...init(options) })),
+      stream: (accountId: Id, options: EventStreamOptions = {}): AsyncGenerator<StreamedEvent, void, undefined> =>
+        eventStream(
+          (query, lastEventId, signal) =>
+            http.GET('/admin/accounts/{id}/events/stream', {
+              params: { path: { id: id(accountId) }, query, header: lastEventId ? { 'last-event-id': lastEventId } : {} },
+              parseAs: 'stream',
+              signal,
+            }),
+          options,
+        ),
     },
     webhookSecret: {
       get: (accountId: Id, options: RequestOptions = {}): Promise<AnswerOf<'getWebhookSecret'>> =>

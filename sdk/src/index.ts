@@ -2,6 +2,7 @@ export { createPixAdminClient, type AdminPage, type PixAdminClient, type PixAdmi
 export type { AdminResources } from './admin-resources.ts';
 export { createPixClient, type PixClient, type PixClientOptions } from './client.ts';
 export type * from './account-resources.ts';
+export type { CursorList, EventPage, EventStreamOptions, PixEvent, StreamedEvent } from './events.ts';
 export { PixApiError, PixNetworkError, type ApiErrorBody, type OAuthErrorBody, type ShortErrorBody } from './errors.ts';
 export type { AnswerOf, BodyOf, QueryOf, RequestOptions, SandboxableOptions } from './operation-types.ts';
 export type { PageOf, PagedList } from './paging.ts';

@@ -138,6 +138,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events, oldest first, after a cursor (as GET /api/events) */
+        get: operations["listAccountEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event of the account (as GET /api/events/{id}) */
+        get: operations["getAccountEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events live, Server-Sent Events (as GET /api/events/stream) */
+        get: operations["streamAccountEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{id}/fees": {
         parameters: {
             query?: never;
@@ -235,6 +286,23 @@ export interface paths {
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/webhook-deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue the account's webhook deliveries since a time again (as POST /api/webhook-deliveries/replay) */
+        post: operations["replayAccountDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -498,6 +566,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events, oldest first, after a cursor; each payload exactly as its webhook carried it */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event of the account, its payload exactly as its webhook carried it */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events live (Server-Sent Events); resumable with Last-Event-ID */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/med": {
         parameters: {
             query?: never;
@@ -628,6 +747,23 @@ export interface paths {
         get: operations["listTransactions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook-deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue the account's webhook deliveries since a time again (failed ones, or all), to its active URLs */
+        post: operations["replayWebhookDeliveries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3011,6 +3147,474 @@ export interface operations {
             };
         };
     };
+    listAccountEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: list the events after it (default: from the first) */
+                after?: string;
+                /** @description events per page, 1-1000 */
+                size?: number;
+                /** @description an event type, or several separated by commas: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60",
+                     *           "type": "cash_in",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "payload": {
+                     *             "event": "CashIn",
+                     *             "status": "CONFIRMED",
+                     *             "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *             "originalAmount": 150,
+                     *             "feeAmount": 0.5,
+                     *             "finalAmount": 149.5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "size": 100,
+                     *         "hasMore": false,
+                     *         "next": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description oldest first */
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description the event id: the `webhook-id` header every delivery of this event carries (msg_...) */
+                            id: string;
+                            /** @description exactly the body its webhook deliveries carry, byte for byte (see the webhooks of this document) */
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * @description one of the 7 event names
+                             * @enum {string}
+                             */
+                            type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                        }[];
+                        metadata: {
+                            /** @description more events follow: ask again with after = next */
+                            hasMore: boolean;
+                            /** @description the cursor to pass as `after` for the following events (the last id listed, or the `after` given when none were) */
+                            next: string | null;
+                            /** @description the page size asked for */
+                            size: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    getAccountEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id (msg_...) */
+                eventId: string;
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60",
+                     *       "type": "cash_in",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "payload": {
+                     *         "event": "CashIn",
+                     *         "status": "CONFIRMED",
+                     *         "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *         "originalAmount": 150,
+                     *         "feeAmount": 0.5,
+                     *         "finalAmount": 149.5
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the event id: the `webhook-id` header every delivery of this event carries (msg_...) */
+                        id: string;
+                        /** @description exactly the body its webhook deliveries carry, byte for byte (see the webhooks of this document) */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description one of the 7 event names
+                         * @enum {string}
+                         */
+                        type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    streamAccountEvents: {
+        parameters: {
+            query?: {
+                /** @description an event type, or several separated by commas: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected */
+                type?: string;
+            };
+            header?: {
+                /** @description resume after this event id (the last `id:` received): no event lost or repeated */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event as `id: <event id>`, `event: <type>`, `data: <payload JSON>`; a `:` comment at least every 15 s. Without Last-Event-ID the stream starts with the events created after it opened. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
     updateFees: {
         parameters: {
             query?: never;
@@ -4288,6 +4892,198 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "message": "Account 2 not found",
                      *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "error": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "error": "Service Unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+        };
+    };
+    replayAccountDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T00:00:00Z",
+                 *       "status": "failed"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-or-date-time
+                     * @description replay the deliveries of events created at or after this instant (a date alone: 00:00 UTC)
+                     */
+                    since: string;
+                    /**
+                     * @description failed: the deliveries whose last attempt failed for good; all: every finished delivery
+                     * @enum {string}
+                     */
+                    status: "failed" | "all";
+                    /**
+                     * @description one of the 7 event names
+                     * @enum {string}
+                     */
+                    type?: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 3
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description deliveries queued again (one per event and active URL) */
+                        queued: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "since is required",
+                     *         "status is required"
+                     *       ],
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Send Authorization: Bearer <ADMIN_TOKEN>",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Account 2 not found",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShortError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "error": "Unsupported Media Type"
                      *     }
                      */
                     "application/json": components["schemas"]["ShortError"];
@@ -7245,6 +8041,569 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: list the events after it (default: from the first) */
+                after?: string;
+                /** @description events per page, 1-1000 */
+                size?: number;
+                /** @description an event type, or several separated by commas: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60",
+                     *           "type": "cash_in",
+                     *           "createdAt": "2026-11-20T15:00:00.000Z",
+                     *           "payload": {
+                     *             "event": "CashIn",
+                     *             "status": "CONFIRMED",
+                     *             "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *             "originalAmount": 150,
+                     *             "feeAmount": 0.5,
+                     *             "finalAmount": 149.5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "size": 100,
+                     *         "hasMore": false,
+                     *         "next": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description oldest first */
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description the event id: the `webhook-id` header every delivery of this event carries (msg_...) */
+                            id: string;
+                            /** @description exactly the body its webhook deliveries carry, byte for byte (see the webhooks of this document) */
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /**
+                             * @description one of the 7 event names
+                             * @enum {string}
+                             */
+                            type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                        }[];
+                        metadata: {
+                            /** @description more events follow: ask again with after = next */
+                            hasMore: boolean;
+                            /** @description the cursor to pass as `after` for the following events (the last id listed, or the `after` given when none were) */
+                            next: string | null;
+                            /** @description the page size asked for */
+                            size: number;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "after must be at most 100 characters long"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:read"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the event id (msg_...) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_2f1c0e5a9b7d4c3e8f6a1b2c3d4e5f60",
+                     *       "type": "cash_in",
+                     *       "createdAt": "2026-11-20T15:00:00.000Z",
+                     *       "payload": {
+                     *         "event": "CashIn",
+                     *         "status": "CONFIRMED",
+                     *         "transactionId": "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *         "originalAmount": 150,
+                     *         "feeAmount": 0.5,
+                     *         "finalAmount": 149.5
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description the event id: the `webhook-id` header every delivery of this event carries (msg_...) */
+                        id: string;
+                        /** @description exactly the body its webhook deliveries carry, byte for byte (see the webhooks of this document) */
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description one of the 7 event names
+                         * @enum {string}
+                         */
+                        type: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "id must be at most 100 characters long"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:read"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Not found.",
+                     *       "userMessage": "O recurso solicitado não foi encontrado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description an event type, or several separated by commas: cash_in, cash_out, refund_in, refund_out, med_created, med_accepted, med_rejected */
+                type?: string;
+            };
+            header?: {
+                /** @description resume after this event id (the last `id:` received): no event lost or repeated */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event as `id: <event id>`, `event: <type>`, `data: <payload JSON>`; a `:` comment at least every 15 s. Without Last-Event-ID the stream starts with the events created after it opened. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/stream",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "type must be at most 200 characters long"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/stream",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/stream",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:read",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:read"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/stream",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "userMessage": "Muitas requisições. Aguarde e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Too Many Requests",
+                     *       "details": {
+                     *         "retryAfterSeconds": 42
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/stream",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/events/stream",
+                     *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     listMed: {
         parameters: {
             query?: {
@@ -9237,6 +10596,252 @@ export interface operations {
                      *       "timestamp": "2026-11-20T15:00:00.000Z",
                      *       "path": "/api/transactions",
                      *       "method": "GET",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    replayWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T00:00:00Z",
+                 *       "status": "failed"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-or-date-time
+                     * @description replay the deliveries of events created at or after this instant (a date alone: 00:00 UTC)
+                     */
+                    since: string;
+                    /**
+                     * @description failed: the deliveries whose last attempt failed for good; all: every finished delivery
+                     * @enum {string}
+                     */
+                    status: "failed" | "all";
+                    /**
+                     * @description one of the 7 event names
+                     * @enum {string}
+                     */
+                    type?: "cash_in" | "cash_out" | "refund_in" | "refund_out" | "med_created" | "med_accepted" | "med_rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 3
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description deliveries queued again (one per event and active URL) */
+                        queued: number;
+                    };
+                };
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "since is required",
+                     *         "status is required"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body is larger than 1 MiB.",
+                     *       "userMessage": "A requisição é grande demais.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Payload Too Large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The request body must be JSON (Content-Type: application/json).",
+                     *       "userMessage": "Formato de conteúdo não suportado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unsupported Media Type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: retry after the Retry-After header (RateLimit headers tell the budget) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Too many requests. Retry after the time in the Retry-After header.",
+                     *       "userMessage": "Muitas requisições. Aguarde e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Too Many Requests",
+                     *       "details": {
+                     *         "retryAfterSeconds": 42
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhook-deliveries/replay",
+                     *       "method": "POST",
                      *       "code": "HTTP_ERROR",
                      *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
                      *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",

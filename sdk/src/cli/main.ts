@@ -1,12 +1,13 @@
 import { helpOf, parse, UsageError } from './args.ts';
 import type { Command } from './command.ts';
+import { listenCommand } from './commands/listen.ts';
 import { loginCommand } from './commands/login.ts';
 import { triggerCommand } from './commands/trigger.ts';
 import { connectionOf } from './connection.ts';
 import { output, reportFailure } from './output.ts';
 
 /** Every command, by the words that name it. */
-const COMMANDS: Command[] = [loginCommand, triggerCommand];
+const COMMANDS: Command[] = [loginCommand, listenCommand, triggerCommand];
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
