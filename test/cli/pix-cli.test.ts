@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { cliEnv, pix, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
+import { CLI_ADMIN_TOKEN, cliEnv, pix, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
 
 const EVENTS = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
 const NO_STACK = /\n\s+at [^\n]+:\d+:\d+/;
@@ -115,6 +115,55 @@ describe('pix: the command line', () => {
         const verified = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
         expect(JSON.stringify(verified)).toContain('12.34');
       }
+    } finally {
+      await rx.close();
+    }
+  }, 240_000);
+
+  it('events list|get|resend and deliveries list|replay, with --json parsed', async () => {
+    const own = await sandbox.account(work.dir);
+    const ownFlags = ['--base-url', sandbox.url, '--client-id', own.clientId, '--client-secret', own.clientSecret, '--cert', own.certFile];
+    const rx = await startReceiver();
+    rx.on('/refused', () => ({ status: 500, body: 'no' }));
+    try {
+      await sandbox.admin('POST', `/admin/accounts/${own.id}/webhooks`, { eventType: 'cash_in', url: rx.url('/hooks') });
+      await sandbox.admin('POST', `/admin/accounts/${own.id}/webhooks`, { eventType: 'cash_in', url: rx.url('/refused') });
+      const env = cliEnv(work.configHome);
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const triggered = JSON.parse((await pix(['trigger', 'cash_in', '--json', ...ownFlags], env)).stdout);
+      await until(() => rx.to('/hooks').length >= 1 && rx.to('/refused').length >= 1, 60_000, 'cash_in delivered');
+
+      const listed = await pix(['events', 'list', '--type', 'cash_in', '--all', '--json', ...ownFlags], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      const events = JSON.parse(listed.stdout).data as Array<{ id: string; type: string; payload: { transactionId?: string } }>;
+      const event = events.find((e) => e.payload.transactionId === triggered.chargeId);
+      expect(event).toMatchObject({ type: 'cash_in' });
+      const human = await pix(['events', 'list', ...ownFlags], env);
+      expect(human.stdout).toContain(event!.id);
+
+      const got = await pix(['events', 'get', event!.id, '--json', ...ownFlags], env);
+      expect(JSON.parse(got.stdout)).toMatchObject({ id: event!.id, type: 'cash_in', payload: { transactionId: triggered.chargeId } });
+      expect((await pix(['events', 'get', 'msg_nothing', '--json', ...ownFlags], env)).code).toBe(1);
+
+      const before = rx.to('/hooks').length;
+      const resent = await pix(['events', 'resend', event!.id, '--url', rx.url('/resent'), '--json', ...ownFlags], env);
+      expect(resent.code, resent.stderr).toBe(0);
+      expect(JSON.parse(resent.stdout)).toMatchObject({ event: event!.id, statusCode: 200 });
+      expect(rx.to('/resent')).toHaveLength(1);
+
+      const adminFlags = ['--base-url', sandbox.url, '--admin-token', CLI_ADMIN_TOKEN];
+      const failed = await pix(['deliveries', 'list', '--account', String(own.id), '--failed', '--json', ...adminFlags], env);
+      expect(failed.code, failed.stderr).toBe(0);
+      const attempts = JSON.parse(failed.stdout).data as Array<{ status: string; url: string }>;
+      expect(attempts.length).toBeGreaterThan(0);
+      for (const a of attempts) expect(a).toMatchObject({ status: 'failed', url: rx.url('/refused') });
+      expect((await pix(['deliveries', 'list', '--failed', ...adminFlags], env)).code).toBe(2);
+
+      const replay = await pix(['deliveries', 'replay', '--since', since, '--status', 'all', '--type', 'cash_in', '--json', ...ownFlags], env);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(JSON.parse(replay.stdout).queued).toBeGreaterThanOrEqual(1);
+      await until(() => rx.to('/hooks').length > before, 60_000, 'the replayed delivery');
+      expect((await pix(['deliveries', 'replay', '--since', since, '--status', 'some', ...ownFlags], env)).code).toBe(2);
     } finally {
       await rx.close();
     }

@@ -1,5 +1,7 @@
 import { helpOf, parse, UsageError } from './args.ts';
 import type { Command } from './command.ts';
+import { deliveriesListCommand, deliveriesReplayCommand } from './commands/deliveries.ts';
+import { eventsGetCommand, eventsListCommand, eventsResendCommand } from './commands/events.ts';
 import { listenCommand } from './commands/listen.ts';
 import { loginCommand } from './commands/login.ts';
 import { triggerCommand } from './commands/trigger.ts';
@@ -7,7 +9,16 @@ import { connectionOf } from './connection.ts';
 import { output, reportFailure } from './output.ts';
 
 /** Every command, by the words that name it. */
-const COMMANDS: Command[] = [loginCommand, listenCommand, triggerCommand];
+const COMMANDS: Command[] = [
+  loginCommand,
+  listenCommand,
+  triggerCommand,
+  eventsListCommand,
+  eventsGetCommand,
+  eventsResendCommand,
+  deliveriesListCommand,
+  deliveriesReplayCommand,
+];
 
 function topHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
