@@ -72,6 +72,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const ATTEMPT_KINDS = ['delivery', 'resend', 'test'] as const;
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
+/** Which deliveries a replay queues again (issue 29): those that failed for good, or every finished one. API field only. */
+export const REPLAY_STATUSES = ['failed', 'all'] as const;
+export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
+
 /** Who a portal person is. */
 export const PORTAL_ROLES = ['OPERATOR', 'MEMBER'] as const;
 export type PortalRole = (typeof PORTAL_ROLES)[number];

@@ -8,6 +8,7 @@ import * as sandbox from './messages/sandbox.ts';
 import * as suspense from './messages/suspense.ts';
 import * as transactions from './messages/transactions.ts';
 import * as webhooks from './messages/webhooks.ts';
+import * as events from './messages/events.ts';
 
 /** The portal's two languages: pt-BR (default) and English. */
 export type Lang = 'pt-BR' | 'en';
@@ -20,9 +21,9 @@ export const LOCALES: Record<Lang, string> = { 'pt-BR': 'pt-BR', en: 'en-GB' };
  * a key belongs to one area only (test/portal/i18n.test.ts checks that and that both languages have
  * every key). Every word a page shows comes from here through `t()`.
  */
-export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense };
+export const CATALOGUES = { common, transactions, webhooks, credentials, certificates, payouts, charges, admin, sandbox, suspense, events };
 
-const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en };
+const en = { ...common.en, ...transactions.en, ...webhooks.en, ...credentials.en, ...certificates.en, ...payouts.en, ...charges.en, ...admin.en, ...sandbox.en, ...suspense.en, ...events.en };
 
 export type MessageKey = keyof typeof en;
 
@@ -37,6 +38,7 @@ const pt: Record<MessageKey, string> = {
   ...admin.ptBR,
   ...sandbox.ptBR,
   ...suspense.ptBR,
+  ...events.ptBR,
 };
 
 const tables: Record<Lang, Record<MessageKey, string>> = { en, 'pt-BR': pt };

@@ -19,6 +19,7 @@ const MEMBER_NAV: Array<[MessageKey, string]> = [
   ['charges', '/portal/charges'],
   ['payouts', '/portal/payouts'],
   ['webhooks', '/portal/webhooks'],
+  ['events', '/portal/events'],
   ['credentials', '/portal/credentials'],
   ['certificates', '/portal/certificates'],
   ['med', '/portal/med'],

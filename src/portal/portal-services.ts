@@ -19,6 +19,9 @@ export function portalServicesOf(c: Container) {
     webhooks: c.webhooks,
     webhookTests: c.webhookTests,
     webhookResend: c.webhookResend,
+    /** The Events page (issue 29): the account's events with their attempts, and "replay failed since". */
+    eventLog: c.eventLog,
+    webhookReplay: c.webhookReplay,
     credentials: c.credentials,
     certificates: c.certificates,
     audit: c.audit,

@@ -24,6 +24,7 @@ import { payoutsRoutes } from './routes/payouts.routes.tsx';
 import { sandboxRoutes } from './routes/sandbox.routes.tsx';
 import { transactionsRoutes } from './routes/transactions.routes.tsx';
 import { suspenseRoutes } from './routes/suspense.routes.tsx';
+import { eventsRoutes } from './routes/events.routes.tsx';
 import { noteErrorCode } from '../http/access-log.ts';
 
 const require = createRequire(import.meta.url);
@@ -37,7 +38,7 @@ const ASSETS: Record<string, { type: string; body: Buffer }> = {
 const PUBLIC_PATHS = [/^\/portal\/sign-in$/, /^\/portal\/invitations\/[^/]+$/, /^\/portal\/assets\//, /^\/portal\/language\//];
 
 /** One file per page or group of pages; member pages first, then the operators'. */
-const ROUTES: PortalRoutes[] = [authRoutes, homeRoutes, transactionsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes];
+const ROUTES: PortalRoutes[] = [authRoutes, homeRoutes, transactionsRoutes, medRoutes, chargesRoutes, payoutsRoutes, integrationRoutes, sandboxRoutes, adminAccountsRoutes, auditRoutes, systemRoutes, suspenseRoutes, eventsRoutes];
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -23,6 +23,18 @@ export interface StoredEvent {
   position: EventPosition;
 }
 
+/** One attempt to deliver an event (webhook_logs). */
+export interface EventAttempt {
+  eventRowId: number;
+  kind: string;
+  attempt: number | null;
+  url: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  at: Date;
+}
+
 interface EventRow {
   id: number | string;
   event_id: string;
@@ -69,6 +81,32 @@ export const eventsRepo = {
        ORDER BY ${XACT}, id
        LIMIT ${input.limit}`.execute(db);
     return rows.rows.map(toEvent);
+  },
+
+  /** The account's latest events, newest first (the portal's Events page). */
+  async latest(db: Db, accountId: number, limit: number): Promise<StoredEvent[]> {
+    const rows = await sql<EventRow>`
+      SELECT ${COLUMNS} FROM events WHERE account_id = ${accountId} ORDER BY ${XACT} DESC, id DESC LIMIT ${limit}`.execute(db);
+    return rows.rows.map(toEvent);
+  },
+
+  /** Every attempt (relay deliveries and resends) of the given events of the account, oldest first. */
+  async attemptsOf(db: Db, accountId: number, eventRowIds: number[]): Promise<EventAttempt[]> {
+    if (eventRowIds.length === 0) return [];
+    const rows = await sql<{ event_id: number | string; kind: string; attempt: number | null; url: string; status_code: number | null; duration_ms: number; error: string | null; created_at: Date | string }>`
+      SELECT event_id, kind, attempt, url, status_code, duration_ms, error, created_at FROM webhook_logs
+       WHERE account_id = ${accountId} AND event_id = ANY(${eventRowIds}::bigint[])
+       ORDER BY id LIMIT 2000`.execute(db);
+    return rows.rows.map((r) => ({
+      eventRowId: Number(r.event_id),
+      kind: r.kind,
+      attempt: r.attempt,
+      url: r.url,
+      statusCode: r.status_code,
+      durationMs: r.duration_ms,
+      error: r.error,
+      at: new Date(r.created_at),
+    }));
   },
 
   /**

@@ -3,7 +3,8 @@ import type { DB, EventType } from '../db/schema.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
-export type ReplayStatus = 'failed' | 'all';
+import type { ReplayStatus } from '../domain/closed-lists.ts';
+export type { ReplayStatus };
 
 /**
  * Queues the account's deliveries again (POST /api/webhook-deliveries/replay): for each (event, URL)

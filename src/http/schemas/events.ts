@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { REPLAY_STATUSES } from '../../domain/closed-lists.ts';
+import { OneOf } from './one-of.ts';
 import type { StoredEvent } from '../../webhooks/events.repo.ts';
 import type { EventPage } from '../../services/events/event-log.service.ts';
 import { EVENT_PAGE_DEFAULT, EVENT_PAGE_MAX } from '../../services/events/event-log.service.ts';
@@ -52,7 +54,7 @@ export const EventStreamResponse = {
 
 export const ReplayBody = Type.Object({
   since: Type.String({ format: 'date-or-date-time', description: 'replay the deliveries of events created at or after this instant (a date alone: 00:00 UTC)' }),
-  status: Type.Unsafe<'failed' | 'all'>({ type: 'string', enum: ['failed', 'all'], description: 'failed: the deliveries whose last attempt failed for good; all: every finished delivery' }),
+  status: OneOf(REPLAY_STATUSES, { description: 'failed: the deliveries whose last attempt failed for good; all: every finished delivery' }),
   type: Type.Optional(EventTypeSchema),
 });
 

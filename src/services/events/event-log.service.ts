@@ -52,6 +52,13 @@ export function createEventLog(deps: { db: Kysely<DB>; accounts: { get(id: numbe
     streamStart: (accountId: number, lastEventId: string | undefined): Promise<EventPosition> =>
       lastEventId === undefined ? eventsRepo.head(db) : positionOf(accountId, lastEventId, 'Last-Event-ID'),
 
+    /** The account's latest events, newest first, each with its delivery attempts (the portal). */
+    async recent(accountId: number, limit: number) {
+      const events = await eventsRepo.latest(db, accountId, limit);
+      const attempts = await eventsRepo.attemptsOf(db, accountId, events.map((e) => e.position.id));
+      return events.map((event) => ({ event, attempts: attempts.filter((a) => a.eventRowId === event.position.id) }));
+    },
+
     /** The stream's next events after `position` (only those no running transaction can precede). */
     after: (accountId: number, position: EventPosition, types: EventType[] | undefined, limit: number) =>
       eventsRepo.after(db, accountId, { after: position, types, limit }),
