@@ -4975,10 +4975,7 @@ export interface operations {
                      * @description replay the deliveries of events created at or after this instant (a date alone: 00:00 UTC)
                      */
                     since: string;
-                    /**
-                     * @description failed: the deliveries whose last attempt failed for good; all: every finished delivery
-                     * @enum {string}
-                     */
+                    /** @description failed: the deliveries whose last attempt failed for good; all: every finished delivery */
                     status: "failed" | "all";
                     /**
                      * @description one of the 7 event names
@@ -10632,10 +10629,7 @@ export interface operations {
                      * @description replay the deliveries of events created at or after this instant (a date alone: 00:00 UTC)
                      */
                     since: string;
-                    /**
-                     * @description failed: the deliveries whose last attempt failed for good; all: every finished delivery
-                     * @enum {string}
-                     */
+                    /** @description failed: the deliveries whose last attempt failed for good; all: every finished delivery */
                     status: "failed" | "all";
                     /**
                      * @description one of the 7 event names
