@@ -172,7 +172,8 @@ describe('sdk/ against the running service', () => {
     // One request for the awaited page, three for the loop.
     expect(proxy.seen('GET', '/api/transactions')).toBe(4);
     expect(await client.transactions.list({ size: 100, type: 'WITHDRAW' }).toArray()).toEqual([]);
-  });
+    // 250 deposits first: seconds on a quiet machine, more when the suite shares it.
+  }, 180_000);
 
   it('retries a POST that carries its idempotency key when the answer was lost: the service replays it, one transfer', async () => {
     const { account, client } = await newClient({}, 100);
