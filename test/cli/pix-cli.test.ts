@@ -8,6 +8,8 @@ import { startReceiver } from '../webhooks/receiver.ts';
 import { CLI_ADMIN_TOKEN, cliEnv, pix, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
 
 const EVENTS = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
+/** Each test starts `pix` processes (node and tsx): seconds each on a quiet machine, far more under the whole suite. */
+const CLI_TEST_MS = 240_000;
 const NO_STACK = /\n\s+at [^\n]+:\d+:\d+/;
 
 /** The `pix` binary as a process against the sandbox service (issue 29 item 2). */
@@ -21,11 +23,11 @@ describe('pix: the command line', () => {
     sandbox = await startSandbox();
     account = await sandbox.account(work.dir);
     flags = ['--base-url', sandbox.url, '--client-id', account.clientId, '--client-secret', account.clientSecret, '--cert', account.certFile];
-  });
+  }, CLI_TEST_MS);
   afterAll(async () => {
     await sandbox?.stop();
     work.remove();
-  });
+  }, CLI_TEST_MS);
 
   it('prints help with exit 0, for the whole command and each command', async () => {
     const top = await pix(['--help'], cliEnv(work.configHome));
@@ -36,12 +38,12 @@ describe('pix: the command line', () => {
     expect(trigger.stdout).toMatch(/^Usage: pix trigger EVENT/);
     for (const option of ['--base-url', '--client-id', '--client-secret', '--cert', '--key', '--admin-token', '--profile', '--json']) expect(trigger.stdout).toContain(option);
     for (const variable of ['PIX_BASE_URL', 'PIX_CLIENT_ID', 'PIX_CLIENT_SECRET', 'PIX_CERT_FILE', 'PIX_KEY_FILE', 'PIX_ADMIN_TOKEN', 'PIX_PROFILE']) expect(trigger.stdout).toContain(variable);
-  });
+  }, CLI_TEST_MS);
 
   it('runs as `npx pix` from the project root', async () => {
     const { stdout } = await promisify(execFile)('npx', ['--no-install', 'pix', '--help'], { cwd: path.resolve('.'), env: cliEnv(work.configHome) });
     expect(stdout).toMatch(/^Usage: pix <command>/);
-  });
+  }, CLI_TEST_MS);
 
   it('exits 2 on a usage error, naming it, with no stack trace', async () => {
     const env = cliEnv(work.configHome);
@@ -54,7 +56,7 @@ describe('pix: the command line', () => {
     const missing = await pix(['trigger', 'cash_in', '--json'], env);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'USAGE', message: expect.stringContaining('--client-id') } });
-  });
+  }, CLI_TEST_MS);
 
   it('exits 1 on an API error, printing its code and message (and as JSON with --json)', async () => {
     const env = cliEnv(work.configHome);
@@ -70,7 +72,7 @@ describe('pix: the command line', () => {
     const broke = await pix(['trigger', 'refund_out', '--override', 'keyType=NOPE', ...flags, '--json'], env);
     expect(broke.code).toBe(1);
     expect(JSON.parse(broke.stdout).error).toMatchObject({ status: 400 });
-  });
+  }, CLI_TEST_MS);
 
   it('login saves a profile only its owner can read, which later commands use; --profile picks another', async () => {
     const own = workDir();
@@ -96,7 +98,7 @@ describe('pix: the command line', () => {
     } finally {
       own.remove();
     }
-  });
+  }, CLI_TEST_MS);
 
   it('trigger makes every event type happen: each reaches a webhook receiver, signed, about the objects it printed', async () => {
     const rx = await startReceiver();

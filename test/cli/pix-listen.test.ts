@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { cliEnv, pix, pixProcess, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
 
+/** Each test starts `pix` processes (node and tsx): seconds each on a quiet machine, far more under the whole suite. */
+const CLI_TEST_MS = 240_000;
+
 /** `pix listen` as a process: forwards the events stream to a local receiver, signed, across a restart of the service. */
 describe('pix listen', () => {
   let sandbox: Sandbox;
@@ -18,12 +21,12 @@ describe('pix listen', () => {
     account = await sandbox.account(work.dir);
     flags = ['--base-url', sandbox.url, '--client-id', account.clientId, '--client-secret', account.clientSecret, '--cert', account.certFile];
     rx = await startReceiver();
-  });
+  }, CLI_TEST_MS);
   afterAll(async () => {
     await rx?.close();
     await sandbox?.stop();
     work.remove();
-  });
+  }, CLI_TEST_MS);
 
   const jsonLines = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -92,5 +95,5 @@ describe('pix listen', () => {
       const run = await pix([...args, ...flags], env);
       expect(run.code, args.join(' ')).toBe(2);
     }
-  });
+  }, CLI_TEST_MS);
 });
