@@ -5,7 +5,7 @@
  *   PIX_CLIENT_ID=... PIX_CLIENT_SECRET=... npx tsx examples/charge-and-wait.ts 25.90
  */
 import { randomUUID } from 'node:crypto';
-import { unwrap, type PixClient } from '@pix-account-service/sdk';
+import type { PixClient } from '@pix-account-service/sdk';
 import { clientFromEnv, isMain, sleep } from './client-from-env.ts';
 
 export async function chargeAndWait(
@@ -13,15 +13,14 @@ export async function chargeAndWait(
   input: { value: number; description: string; payer: { fullName: string; document: string } },
   options: { timeoutMs?: number; onCreated?: (charge: { transactionId: string; pixCode: string }) => void | Promise<void> } = {},
 ) {
-  const charge = await unwrap(
-    client.http.POST('/api/pix/cash-in', {
-      body: { transaction: { value: input.value, description: input.description, externalId: randomUUID() }, payer: input.payer },
-    }),
-  );
+  const charge = await client.charges.create({
+    transaction: { value: input.value, description: input.description, externalId: randomUUID() },
+    payer: input.payer,
+  });
   await options.onCreated?.(charge);
   const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
   for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
-    const tx = await unwrap(client.http.GET('/api/pix/transaction/{id}', { params: { path: { id: charge.transactionId } } }));
+    const tx = await client.transactions.get(charge.transactionId);
     if (tx.status !== 'PENDING') return tx;
     if (Date.now() > deadline) throw new Error(`charge ${charge.transactionId} still PENDING after the timeout`);
     await sleep(wait);

@@ -6,7 +6,7 @@
  *   PIX_ADMIN_TOKEN=adm_... npm run operator -- "Conta Demo"
  *   PIX_ADMIN_TOKEN=adm_... npm run operator -- 1 --test-event cash_in --rotate-secret
  */
-import { unwrap, type PixAdminClient, type paths } from '@pix-account-service/sdk';
+import type { PixAdminClient, paths } from '@pix-account-service/sdk';
 import { adminFromEnv, isMain } from './client-from-env.ts';
 
 /** The webhook event names, as the SDK's generated types know them. */
@@ -15,7 +15,7 @@ type EventName = paths['/admin/accounts/{id}/webhooks/test']['post']['requestBod
 /** Every account `q` matches, walking all pages. */
 export async function findAccounts(admin: PixAdminClient, q: string) {
   const found = [];
-  for await (const account of admin.all((page) => unwrap(admin.http.GET('/admin/accounts', { params: { query: { q, page, pageSize: 100 } } })))) {
+  for await (const account of admin.accounts.list({ q, pageSize: 100 })) {
     found.push(account);
   }
   return found;
@@ -23,17 +23,14 @@ export async function findAccounts(admin: PixAdminClient, q: string) {
 
 /** The account's latest failed webhook attempts and, with `event`, a test delivery of it to its URLs. */
 export async function webhookHealth(admin: PixAdminClient, accountId: number, options: { event?: EventName; latest?: number } = {}) {
-  const id = String(accountId);
-  const failed = await unwrap(admin.http.GET('/admin/accounts/{id}/webhook-deliveries', { params: { path: { id }, query: { status: 'failed', pageSize: options.latest ?? 10 } } }));
-  const test = options.event
-    ? await unwrap(admin.http.POST('/admin/accounts/{id}/webhooks/test', { params: { path: { id } }, body: { event: options.event } }))
-    : undefined;
+  const failed = await admin.webhookDeliveries.list(accountId, { status: 'failed', pageSize: options.latest ?? 10 });
+  const test = options.event ? await admin.webhooks.test(accountId, { event: options.event }) : undefined;
   return { failedTotal: failed.metadata.total, failed: failed.data, test };
 }
 
 /** A new signing secret; the previous one keeps signing until the answer's previousSecretValidUntil. */
 export function rotateWebhookSecret(admin: PixAdminClient, accountId: number) {
-  return unwrap(admin.http.POST('/admin/accounts/{id}/webhook-secret/rotate', { params: { path: { id: String(accountId) } } }));
+  return admin.webhookSecret.rotate(accountId);
 }
 
 if (isMain(import.meta.url)) {

@@ -1,11 +1,12 @@
 /**
  * Sends a payout to a PIX key and polls it until it is CONFIRMED or ERROR. The externalId makes the
- * request safe to send again: a retry never pays twice (it answers PIX_DUPLICATE_EXTERNAL_ID).
+ * request safe to send again: the SDK retries it through a busy service or a lost answer, and a
+ * retry never pays twice (the service refuses the duplicate; the SDK answers the payout it made).
  *
  *   PIX_CLIENT_ID=... PIX_CLIENT_SECRET=... npx tsx examples/payout-with-polling.ts maria@example.com 12.34
  */
 import { randomUUID } from 'node:crypto';
-import { unwrap, type PixClient } from '@pix-account-service/sdk';
+import type { PixClient } from '@pix-account-service/sdk';
 import { clientFromEnv, isMain, sleep } from './client-from-env.ts';
 
 export async function payoutWithPolling(
@@ -13,18 +14,14 @@ export async function payoutWithPolling(
   input: { value: number; key: string; keyType: 'DOCUMENT' | 'EMAIL' | 'PHONE' | 'RANDOM'; name: string; document: string; externalId?: string },
   options: { timeoutMs?: number; onPoll?: () => void | Promise<void> } = {},
 ) {
-  const payout = await unwrap(
-    client.http.POST('/api/pix/cash-out', {
-      body: {
-        value: input.value,
-        externalId: input.externalId ?? randomUUID(),
-        details: { key: input.key, keyType: input.keyType, name: input.name, document: input.document },
-      },
-    }),
-  );
+  const payout = await client.cashOut.create({
+    value: input.value,
+    externalId: input.externalId ?? randomUUID(),
+    details: { key: input.key, keyType: input.keyType, name: input.name, document: input.document },
+  });
   const deadline = Date.now() + (options.timeoutMs ?? 5 * 60_000);
   for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
-    const tx = await unwrap(client.http.GET('/api/pix/transaction/{id}', { params: { path: { id: payout.transactionId } } }));
+    const tx = await client.transactions.get(payout.transactionId);
     if (tx.status !== 'PENDING') return tx;
     if (Date.now() > deadline) throw new Error(`payout ${payout.transactionId} still PENDING after the timeout`);
     await options.onPoll?.();

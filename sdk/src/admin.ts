@@ -1,6 +1,8 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { adminResources, type AdminResources } from './admin-resources.ts';
 import { rawFetch } from './client.ts';
 import type { paths } from './openapi.ts';
+import { sandboxResources, type SandboxResources } from './sandbox-resources.ts';
 import { retrying, type RetryOptions } from './transport.ts';
 
 export interface PixAdminClientOptions {
@@ -13,13 +15,21 @@ export interface PixAdminClientOptions {
   retry?: RetryOptions;
 }
 
-export interface PixAdminClient {
+/**
+ * The operator API by operation (`accounts.list()`, `webhooks.delete(id)`, `network.status()`, ...),
+ * each answering the data or throwing PixApiError (`code` `HTTP_<status>`) / PixNetworkError; the
+ * sandbox's routes with the admin token (`sandbox.deposits.create({ accountId, ... })`); the
+ * path-string client underneath as `http`.
+ */
+export interface PixAdminClient extends AdminResources {
   /**
    * Typed calls to every route (openapi-fetch), sent with the admin token: the operator routes under
    * `/admin` (and the sandbox's). `error` is the short envelope `{statusCode, message, error}`;
    * `unwrap` turns a refusal into a PixApiError whose `code` is `HTTP_<status>`.
    */
   readonly http: Client<paths>;
+  /** The sandbox's routes (sandbox mode only), on behalf of the account named by `accountId`. */
+  readonly sandbox: SandboxResources;
   /** Every item of a paged admin list (`{data, metadata}`), page after page. */
   all<T>(page: (page: number) => Promise<AdminPage<T>>): AsyncGenerator<T, void, undefined>;
 }
@@ -40,7 +50,9 @@ export function createPixAdminClient(options: PixAdminClientOptions): PixAdminCl
   const send = retrying(rawFetch(options.ca ? { ca: options.ca } : {}, { authorization: `Bearer ${options.adminToken}` }), options.retry);
   const http = createClient<paths>({ baseUrl, fetch: (request) => send(request) });
   return {
+    ...adminResources(http),
     http,
+    sandbox: sandboxResources(http),
     async *all<T>(page: (page: number) => Promise<AdminPage<T>>) {
       for (let n = 1; ; n += 1) {
         const answer = await page(n);

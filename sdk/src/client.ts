@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { PixApiError } from './errors.ts';
+import { accountResources, type AccountResources } from './account-resources.ts';
 import type { paths } from './openapi.ts';
-import { retrying, type RetryOptions } from './transport.ts';
+import { sandboxResources, type SandboxResources } from './sandbox-resources.ts';
+import { IDEMPOTENCY_KEY_ROUTES, retrying, type RetryOptions } from './transport.ts';
 import { TokenSource } from './tokens.ts';
-import { createWebhooks, type Webhooks } from './webhooks.ts';
+import { accountWebhooks, type AccountWebhooks } from './webhooks.ts';
 
 export interface PixClientOptions {
   /** The service's public URL, e.g. https://pix.example.com (its PUBLIC_URL). */
@@ -35,12 +37,20 @@ export interface PixClientOptions {
   now?: () => number;
 }
 
-export interface PixClient {
+/**
+ * The account API by operation (`balance.get()`, `cashOut.create(...)`, `transactions.list(...)`, ...),
+ * each answering the data or throwing PixApiError / PixNetworkError, and the path-string client
+ * underneath as `http`.
+ */
+export interface PixClient extends AccountResources {
   /** Typed calls to every route (openapi-fetch): `{ data, error, response }`, `error` typed by the family's envelope. */
   readonly http: Client<paths>;
   /** The current access token (renewed 30 s before it expires; one renewal at a time). */
   accessToken(): Promise<string>;
-  readonly webhooks: Webhooks;
+  /** The account's webhook registrations, resends, and signature verification (with `webhookSecret`). */
+  readonly webhooks: AccountWebhooks;
+  /** The sandbox's simulated network, acting for this account (sandbox mode only). */
+  readonly sandbox: SandboxResources;
 }
 
 /**
@@ -73,6 +83,10 @@ export function createPixClient(options: PixClientOptions): PixClient {
     baseUrl,
     fetch: async (request) => {
       const token = await tokens.get();
+      // Where the route takes an idempotency key, one is always sent: a lost answer can then be retried.
+      if (request.method === 'POST' && !request.headers.has('x-idempotency-key') && IDEMPOTENCY_KEY_ROUTES.some((r) => r.test(new URL(request.url).pathname))) {
+        request.headers.set('x-idempotency-key', randomUUID());
+      }
       const spare = request.clone();
       request.headers.set('authorization', `Bearer ${token}`);
       const response = await send(request);
@@ -85,9 +99,11 @@ export function createPixClient(options: PixClientOptions): PixClient {
   });
 
   return {
+    ...accountResources(http),
     http,
     accessToken: () => tokens.get(),
-    webhooks: createWebhooks(options.webhookSecret),
+    webhooks: accountWebhooks(http, options.webhookSecret),
+    sandbox: sandboxResources(http),
   };
 }
 
@@ -103,11 +119,4 @@ export function rawFetch(connect: { cert?: string; key?: string; ca?: string | s
     const body = request.body ? await request.arrayBuffer() : undefined;
     return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher })) as unknown as Response;
   };
-}
-
-/** The data of an openapi-fetch answer, or a thrown PixApiError with the spec's code. */
-export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await call;
-  if (error !== undefined || !response.ok) throw PixApiError.from(response.status, error, response.headers.get('x-request-id') ?? undefined);
-  return data as T;
 }

@@ -22,6 +22,12 @@ export class PixApiError extends Error {
     super(message);
   }
 
+  /** The envelope's `details` (the field refused, the limit reached, `existingTransactionId` of a duplicate...), when it has some. */
+  get details(): Record<string, unknown> | undefined {
+    const details = (this.body as { details?: unknown } | undefined)?.details;
+    return details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined;
+  }
+
   /** An error from an answer's status and parsed body, whichever family's envelope it is. */
   static from(status: number, body: unknown, requestId: string | undefined): PixApiError {
     const b = (body ?? {}) as Record<string, unknown>;

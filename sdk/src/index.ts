@@ -1,6 +1,14 @@
 export { createPixAdminClient, type AdminPage, type PixAdminClient, type PixAdminClientOptions } from './admin.ts';
-export { createPixClient, unwrap, type PixClient, type PixClientOptions } from './client.ts';
+export type { AdminResources } from './admin-resources.ts';
+export { createPixClient, type PixClient, type PixClientOptions } from './client.ts';
+export type * from './account-resources.ts';
+export type { CursorList, EventPage, EventStreamOptions, PixEvent, StreamedEvent } from './events.ts';
 export { PixApiError, PixNetworkError, type ApiErrorBody, type OAuthErrorBody, type ShortErrorBody } from './errors.ts';
+export type { AnswerOf, BodyOf, QueryOf, RequestOptions, SandboxableOptions } from './operation-types.ts';
+export type { PageOf, PagedList } from './paging.ts';
+export type { SandboxResources } from './sandbox-resources.ts';
 export { RENEW_BEFORE_MS } from './tokens.ts';
-export { createWebhooks, WebhookVerificationError, type WebhookEvent, type Webhooks } from './webhooks.ts';
+export type { RetryOptions } from './transport.ts';
+export { unwrap } from './unwrap.ts';
+export { createWebhooks, WebhookVerificationError, type AccountWebhooks, type WebhookEvent, type WebhookList, type WebhookRegistrationInput, type WebhookResend, type Webhooks } from './webhooks.ts';
 export type { components, paths, webhooks } from './openapi.ts';

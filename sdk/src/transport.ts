@@ -11,8 +11,49 @@ export interface RetryOptions {
 
 const SAFE_OR_IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** A request may be sent again when repeating it cannot act twice: safe methods, PUT, DELETE, and any request with an idempotency key. */
-export const isRetryable = (request: Request) => SAFE_OR_IDEMPOTENT.has(request.method) || request.headers.has('x-idempotency-key');
+/**
+ * POST routes whose body names an `externalId` the service keeps unique per account: a repeat of one
+ * that already acted is refused as a duplicate, so it can never move money twice. `externalIdOf`
+ * finds the field in the body.
+ */
+const EXTERNAL_ID_ROUTES: Array<{ path: RegExp; externalIdOf: (body: Record<string, unknown>) => unknown }> = [
+  { path: /^\/api\/pix\/cash-in$/, externalIdOf: (body) => (body.transaction as Record<string, unknown> | undefined)?.externalId },
+  { path: /^\/api\/pix\/cash-out$/, externalIdOf: (body) => body.externalId },
+  { path: /^\/api\/pix\/cash-out-qrcode$/, externalIdOf: (body) => body.externalId },
+  { path: /^\/api\/pix\/refund-in\/[^/]+$/, externalIdOf: (body) => body.externalId },
+];
+
+/** Routes that take `x-idempotency-key`: the client adds one when the caller did not, so they can be retried. */
+export const IDEMPOTENCY_KEY_ROUTES = [/^\/dict\/pix$/];
+
+/**
+ * A request may be sent again when repeating it cannot act twice: safe methods, PUT, DELETE, any
+ * request with an idempotency key, and a POST whose externalId the service deduplicates.
+ */
+export async function isRetryable(request: Request): Promise<boolean> {
+  if (SAFE_OR_IDEMPOTENT.has(request.method) || request.headers.has('x-idempotency-key')) return true;
+  if (request.method !== 'POST') return false;
+  const pathname = new URL(request.url).pathname;
+  const route = EXTERNAL_ID_ROUTES.find((r) => r.path.test(pathname));
+  if (!route || !request.body) return false;
+  try {
+    const body = (await request.clone().json()) as Record<string, unknown>;
+    const externalId = route.externalIdOf(body ?? {});
+    return typeof externalId === 'string' && externalId.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** What happened to the request behind an answer: how many times it was sent, and whether an earlier attempt may have acted. */
+export interface Attempts {
+  sent: number;
+  /** An earlier attempt failed on the network: the service may have acted on it without our knowing. */
+  outcomeUnknown: boolean;
+}
+const attempts = new WeakMap<Response, Attempts>();
+/** How the answer was obtained (one attempt when the response did not go through `retrying`). */
+export const attemptsOf = (response: Response): Attempts => attempts.get(response) ?? { sent: 1, outcomeUnknown: false };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,16 +67,22 @@ function retryAfterMs(response: Response): number | undefined {
 
 /**
  * Sends a request, and again on 429, 503 or a network failure when it is retryable, waiting the
- * answer's Retry-After or an exponential backoff with jitter.
+ * answer's Retry-After or an exponential backoff with jitter. Any other answer (a 400, a 500) is
+ * returned at once: it is the service's word on the request.
  */
-export function retrying(send: (request: Request) => Promise<Response>, options: RetryOptions = {}, canRetry: (request: Request) => boolean = isRetryable) {
+export function retrying(
+  send: (request: Request) => Promise<Response>,
+  options: RetryOptions = {},
+  canRetry: (request: Request) => boolean | Promise<boolean> = isRetryable,
+) {
   const maxRetries = options.maxRetries ?? 3;
   const base = options.baseDelayMs ?? 250;
   const cap = options.maxDelayMs ?? 10_000;
   const backoff = (attempt: number) => Math.random() * Math.min(cap, base * 2 ** attempt);
 
   return async (request: Request): Promise<Response> => {
-    const retryable = canRetry(request);
+    const retryable = await canRetry(request);
+    let outcomeUnknown = false;
     for (let attempt = 0; ; attempt += 1) {
       const last = !retryable || attempt >= maxRetries;
       let response: Response;
@@ -43,10 +90,14 @@ export function retrying(send: (request: Request) => Promise<Response>, options:
         response = await send(last ? request : request.clone());
       } catch (error) {
         if (last) throw new PixNetworkError(`${request.method} ${new URL(request.url).pathname} failed: ${(error as Error).message}`, error);
+        outcomeUnknown = true;
         await sleep(backoff(attempt));
         continue;
       }
-      if (last || (response.status !== 429 && response.status !== 503)) return response;
+      if (last || (response.status !== 429 && response.status !== 503)) {
+        attempts.set(response, { sent: attempt + 1, outcomeUnknown });
+        return response;
+      }
       const wait = Math.min(cap, retryAfterMs(response) ?? backoff(attempt));
       await response.body?.cancel();
       await sleep(wait);

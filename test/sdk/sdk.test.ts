@@ -98,25 +98,82 @@ describe('sdk/ against the running service', () => {
     expect(renewed[0]).not.toBe(first);
   });
 
-  it('retries safe requests on 503, 429 and a dropped connection; never a plain POST on 503', async () => {
-    const { client } = await newClient();
+  it('retries safe requests on 503, 429 and a dropped connection; never a POST a repeat could act twice', async () => {
+    const { client } = await newClient({}, 50);
     await client.accessToken();
 
     proxy.fail('GET', '/api/balance', [503, 429, 'drop']);
-    const balance = await unwrap(client.http.GET('/api/balance'));
-    expect(balance).toMatchObject({ netBalance: 0 });
+    const balance = await client.balance.get();
+    expect(balance).toMatchObject({ netBalance: 50 });
     expect(proxy.seen('GET', '/api/balance')).toBe(4);
 
-    proxy.fail('POST', '/api/pix/cash-in', [503]);
-    const once = await client.http.POST('/api/pix/cash-in', {
-      body: { transaction: { value: 1, description: 'x', externalId: 'sdk-503' }, payer: { fullName: 'Maria da Silva', document: cpf(5) } },
-    });
-    expect(once.response.status).toBe(503);
-    expect(proxy.seen('POST', '/api/pix/cash-in')).toBe(1);
+    // A refund without externalId: a repeat after a lost answer could refund twice, so the 503 is the answer.
+    const received = await client.sandbox.deposits.create({ value: 20 });
+    const refundPath = `/api/pix/refund-in/${received.transactionId}`;
+    proxy.fail('POST', refundPath, [503]);
+    const refused = await client.refunds.create(received.transactionId, { refundValue: 5 }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 503 });
+    expect(proxy.seen('POST', refundPath)).toBe(1);
+    // The same refund with an externalId is retried through the 503.
+    proxy.fail('POST', refundPath, [503]);
+    const refund = await client.refunds.create(received.transactionId, { refundValue: 5, externalId: 'sdk-refund-1' });
+    expect(refund).toMatchObject({ externalId: 'sdk-refund-1', refundValue: 5 });
+    expect(proxy.seen('POST', refundPath)).toBe(2);
 
     proxy.fail('GET', '/api/balance', ['drop', 'drop', 'drop', 'drop']);
-    await expect(client.http.GET('/api/balance')).rejects.toBeInstanceOf(PixNetworkError);
+    await expect(client.balance.get()).rejects.toBeInstanceOf(PixNetworkError);
   });
+
+  it('retries a payout through a busy service and a dropped connection (its externalId makes the repeat harmless): the money moves once', async () => {
+    const { account, client } = await newClient({}, 100);
+    const payout = { value: 30, externalId: 'sdk-payout-once', details: { key: 'destino@example.com', keyType: 'EMAIL' as const, name: 'Fulano de Tal', document: cpf(8) } };
+    // The service acts, then the connection drops before the answer: the retry meets the duplicate,
+    // which proves the first attempt went through, and the client answers with that payout.
+    proxy.fail('POST', '/api/pix/cash-out', [503, 'drop-after']);
+    const created = await client.cashOut.create(payout);
+    expect(proxy.seen('POST', '/api/pix/cash-out')).toBe(3);
+    const rows = await h.c.db.selectFrom('transactions').select(['transaction_id', 'original_amount']).where('account_id', '=', account.id).where('external_id', '=', 'sdk-payout-once').execute();
+    expect(rows).toEqual([{ transaction_id: created.transactionId, original_amount: 3000 }]);
+    expect(created).toMatchObject({ externalId: 'sdk-payout-once', status: 'PENDING' });
+    expect(Date.parse(created.generateTime)).not.toBeNaN();
+    expect((await client.balance.get()).netBalance).toBe(70);
+
+    // The same externalId used again on purpose (no lost answer) is the service's refusal, as it said it.
+    const reused = await client.cashOut.create(payout).catch((e: unknown) => e);
+    expect(reused).toBeInstanceOf(PixApiError);
+    expect(reused).toMatchObject({ status: 400, code: 'PIX_DUPLICATE_EXTERNAL_ID' });
+    expect((await client.balance.get()).netBalance).toBe(70);
+  });
+
+  it('does not retry a 400: one request, the typed error with status, code, message and request id', async () => {
+    const { client } = await newClient();
+    await client.accessToken();
+    proxy.fail('POST', '/api/pix/cash-out', []);
+    const error = await client.cashOut
+      .create({ value: 50, externalId: 'sdk-broke-2', details: { key: 'maria@example.com', keyType: 'EMAIL', name: 'Maria da Silva', document: cpf(9) } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PixApiError);
+    expect(error).toMatchObject({ status: 400, code: 'PIX_INSUFFICIENT_BALANCE' });
+    expect((error as PixApiError).message).toMatch(/balance/i);
+    expect((error as PixApiError).requestId).toMatch(/[0-9a-f-]{36}/);
+    expect(proxy.seen('POST', '/api/pix/cash-out')).toBe(1);
+  });
+
+  it('pages with for await over every transaction (250, three pages of 100)', async () => {
+    const { account, client } = await newClient();
+    for (let i = 0; i < 250; i += 1) await h.deposit(account.id, 1 + (i % 7));
+    proxy.fail('GET', '/api/transactions', []);
+    const first = await client.transactions.list({ size: 100 });
+    expect(first.data).toHaveLength(100);
+    expect(first.metadata).toMatchObject({ total: 250, totalPages: 3 });
+    const ids = new Set<string>();
+    for await (const tx of client.transactions.list({ size: 100 })) ids.add(tx.transactionId);
+    expect(ids.size).toBe(250);
+    // One request for the awaited page, three for the loop.
+    expect(proxy.seen('GET', '/api/transactions')).toBe(4);
+    expect(await client.transactions.list({ size: 100, type: 'WITHDRAW' }).toArray()).toEqual([]);
+    // 250 deposits first: seconds on a quiet machine, more when the suite shares it.
+  }, 180_000);
 
   it('retries a POST that carries its idempotency key when the answer was lost: the service replays it, one transfer', async () => {
     const { account, client } = await newClient({}, 100);
@@ -131,6 +188,15 @@ describe('sdk/ against the running service', () => {
     expect(proxy.seen('POST', '/dict/pix')).toBe(3);
     const rows = await h.c.db.selectFrom('transactions').select('id').where('account_id', '=', account.id).where('origin', '=', 'dict').execute();
     expect(rows).toEqual([{ id: transfer.data!.id }]);
+  });
+
+  it('adds an idempotency key to /dict/pix when none is given, so a lost answer is retried and replayed: one transfer', async () => {
+    const { account, client } = await newClient({}, 100);
+    proxy.fail('POST', '/dict/pix', ['drop-after']);
+    const transfer = await client.dictPix.create({ pixKey: 'outro@example.com', payment: { currency: 'BRL', amount: 10 } });
+    expect(proxy.seen('POST', '/dict/pix')).toBe(2);
+    const rows = await h.c.db.selectFrom('transactions').select('id').where('account_id', '=', account.id).where('origin', '=', 'dict').execute();
+    expect(rows).toEqual([{ id: transfer.id }]);
   });
 
   it('waits what Retry-After asks before retrying (capped by maxDelayMs)', async () => {
