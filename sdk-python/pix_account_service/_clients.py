@@ -20,6 +20,8 @@ class PixClient(BasePixClient, _s.PixOperations):
     refunds: _s.RefundsResource
     med: _s.MedResource
     webhooks: _s.WebhooksResource
+    events: _s.EventsResource
+    webhook_deliveries: _s.WebhookDeliveriesResource
     balances: _s.BalancesResource
     dict_pix: _s.DictPixResource
     cob: _s.CobResource
@@ -37,6 +39,8 @@ class PixClient(BasePixClient, _s.PixOperations):
         self.refunds = _s.RefundsResource(self)
         self.med = _s.MedResource(self)
         self.webhooks = _s.WebhooksResource(self)
+        self.events = _s.EventsResource(self)
+        self.webhook_deliveries = _s.WebhookDeliveriesResource(self)
         self.balances = _s.BalancesResource(self)
         self.dict_pix = _s.DictPixResource(self)
         self.cob = _s.CobResource(self)
@@ -57,6 +61,8 @@ class AsyncPixClient(BaseAsyncPixClient, _a.AsyncPixOperations):
     refunds: _a.AsyncRefundsResource
     med: _a.AsyncMedResource
     webhooks: _a.AsyncWebhooksResource
+    events: _a.AsyncEventsResource
+    webhook_deliveries: _a.AsyncWebhookDeliveriesResource
     balances: _a.AsyncBalancesResource
     dict_pix: _a.AsyncDictPixResource
     cob: _a.AsyncCobResource
@@ -74,6 +80,8 @@ class AsyncPixClient(BaseAsyncPixClient, _a.AsyncPixOperations):
         self.refunds = _a.AsyncRefundsResource(self)
         self.med = _a.AsyncMedResource(self)
         self.webhooks = _a.AsyncWebhooksResource(self)
+        self.events = _a.AsyncEventsResource(self)
+        self.webhook_deliveries = _a.AsyncWebhookDeliveriesResource(self)
         self.balances = _a.AsyncBalancesResource(self)
         self.dict_pix = _a.AsyncDictPixResource(self)
         self.cob = _a.AsyncCobResource(self)
@@ -102,6 +110,8 @@ class AdminClient(BaseAdminClient, _s.AdminOperations):
     webhook_deliveries: _s.AdminWebhookDeliveriesResource
     test_webhook: _s.AdminTestWebhookResource
     signing_key: _s.AdminSigningKeyResource
+    account_events: _s.AdminAccountEventsResource
+    account_deliveries: _s.AdminAccountDeliveriesResource
     sandbox: _s.AdminSandboxResource
 
     def _attach_resources(self) -> None:
@@ -123,4 +133,6 @@ class AdminClient(BaseAdminClient, _s.AdminOperations):
         self.webhook_deliveries = _s.AdminWebhookDeliveriesResource(self)
         self.test_webhook = _s.AdminTestWebhookResource(self)
         self.signing_key = _s.AdminSigningKeyResource(self)
+        self.account_events = _s.AdminAccountEventsResource(self)
+        self.account_deliveries = _s.AdminAccountDeliveriesResource(self)
         self.sandbox = _s.AdminSandboxResource(self)

@@ -6,9 +6,9 @@ from decimal import Decimal
 from typing import Any, Iterator, Dict, List, Literal, Mapping, cast
 
 from ._core import SyncPager, SyncResource, Operation, ServerSentEvent, decode, decode_as, encode, encode_object
-from .models import Money, MoneyText, HealthResponse, ReadyResponse, ReadyResponseChecks, JwksResponse, JwksResponseKeysItem, OauthMetadataResponse, CreateTokenBody, CreateTokenResponse, GetBalanceResponse, CreateCashInBody, CreateCashInBodyTransaction, CreateCashInBodyPayer, CreateCashInBodySplitsItem, CreateCashInResponse, CreateCashOutBody, CreateCashOutBodyDetails, CreateCashOutResponse, CreateCashOutQrCodeBody, CreateCashOutQrCodeResponse, ListTransactionsResponse, ListTransactionsResponseDataItem, ListTransactionsResponseDataItemCounterpart, ListTransactionsResponseDataItemCounterpartBank, ListTransactionsResponseMetadata, GetTransactionResponse, CreateRefundInBody, CreateRefundInResponse, ListMedResponse, Med, MedRequestingBank, MedContestedBank, MedTransaction, ListMedResponseMetadata, ListWebhooksResponse, ListWebhooksResponseWebhooksItem, RegisterWebhookResponse, ResendWebhookBody, ResendWebhookResponse, GetBalancesResponse, GetBalancesResponseDataItem, GetBalancesResponseDataItemBalanceAmount, CreateDictTransferBody, CreateDictTransferBodyPayment, CreateDictTransferResponse, CreateDictTransferResponsePayment, GetDictTransferResponse, GetDictTransferResponsePayment, GetCobResponse, GetCobResponseCalendario, GetCobResponseLoc, GetCobResponseDevedor, GetCobResponseValor, GetCobResponseInfoAdicionaisItem, GetCobResponsePixItem, Devolucao, DevolucaoHorario, PutCobBody, PutCobBodyCalendario, PutCobBodyDevedor, PutCobBodyValor, PutCobBodyInfoAdicionaisItem, PutCobResponse, PutCobResponseCalendario, PutCobResponseLoc, PutCobResponseDevedor, PutCobResponseValor, PutCobResponseInfoAdicionaisItem, PutCobResponsePixItem, PatchCobBody, PatchCobResponse, PatchCobResponseCalendario, PatchCobResponseLoc, PatchCobResponseDevedor, PatchCobResponseValor, PatchCobResponseInfoAdicionaisItem, PatchCobResponsePixItem, GetDevolucaoResponse, GetDevolucaoResponseHorario, PutDevolucaoBody, PutDevolucaoResponse, PutDevolucaoResponseHorario, OauthTokenBody, OauthTokenResponse, ListAccountsResponse, ListAccountsResponseDataItem, ListAccountsResponseDataItemBalance, ListAccountsResponseMetadata, CreateAccountBody, CreateAccountResponse, GetAccountResponse, GetAccountResponseBalance, GetAccountResponseLimits, GetAccountResponseFees, GetAccountResponseFeesCashIn, GetAccountResponseFeesCashOut, RegisterCertificateBody, RegisterCertificateResponse, ListCredentialsResponse, ListCredentialsResponseDataItem, ListCredentialsResponseMetadata, CreateCredentialsBody, CreateCredentialsResponse, UpdateLimitsBody, UpdateLimitsResponse, UpdateFeesBody, UpdateFeesBodyCashIn, UpdateFeesBodyCashOut, UpdateFeesResponse, UpdateFeesResponseCashIn, UpdateFeesResponseCashOut, UpdateSplitFrequencyBody, UpdateSplitFrequencyResponse, ListAccountWebhooksResponse, ListAccountWebhooksResponseWebhooksItem, RegisterAccountWebhookBody, RegisterAccountWebhookBodyHeadersItem, RegisterAccountWebhookResponse, GetWebhookSecretResponse, LedgerCheckResponse, LedgerCheckResponsePostings, LedgerCheckResponseUnbalancedJournals, LedgerCheckResponseUnbalancedJournalsItemsItem, LedgerCheckResponseDrift, LedgerCheckResponseDriftItemsItem, LedgerCheckResponseNegativeBalances, LedgerCheckResponseNegativeBalancesItemsItem, LedgerCheckResponseSystemAccountsItem, NetworkStatusResponse, NetworkStatusResponsePayoutsAwaitingOutcome, NetworkStatusResponseSuspense, NetworkStatusResponseProvider, NetworkStatusResponseProviderCircuit, NetworkStatusResponseProviderToken, NetworkStatusResponseProviderLastNotice, NetworkStatusResponseProviderLastStatementCheck, ListSuspenseResponse, ListSuspenseResponseDataItem, ListSuspenseResponseDataItemPayer, ListSuspenseResponseMetadata, AssignSuspenseBody, AssignSuspenseResponse, AssignSuspenseResponsePayer, RunStatementCheckResponse, ListOperatorsResponse, ListOperatorsResponseDataItem, ListOperatorsResponseMetadata, CreateOperatorBody, CreateOperatorResponse, ListMembersResponse, ListMembersResponseDataItem, ListMembersResponseMetadata, InviteMemberBody, InviteMemberResponse, ListWebhookDeliveriesResponse, ListWebhookDeliveriesResponseDataItem, ListWebhookDeliveriesResponseMetadata, RotateWebhookSecretResponse, SendTestWebhookBody, SendTestWebhookResponse, SendTestWebhookResponseAttemptsItem, RotateSigningKeyResponse, CreateDepositBody, CreateDepositBodyPayer, CreateDepositResponse, RefundPayoutBody, RefundPayoutResponse, RegisterDictKeyBody, RegisterDictKeyResponse, AdvanceClockBody, AdvanceClockResponse, PayChargeBody, PayChargeBodyPayer, PayChargeResponse, OpenMedBody, OpenMedResponse, OpenMedResponseRequestingBank, OpenMedResponseContestedBank, OpenMedResponseTransaction, TransitionMedBody, TransitionMedResponse, TransitionMedResponseRequestingBank, TransitionMedResponseContestedBank, TransitionMedResponseTransaction, TransactionEvent, TransactionEventCounterpart, TransactionEventCounterpartBank, TransactionEventParentTransaction, TransactionEventParentTransactionCounterpart, TransactionEventParentTransactionCounterpartBank, ReceiveEvent, ReceiveEventData, ReceiveEventDataPayment, ReceiveEventDataDebtorAccount, TransferEvent, TransferEventData, TransferEventDataPayment, TransferEventDataCreditorAccount, RefundEvent, RefundEventData, RefundEventDataPayment, RefundEventDataRefundsItem, RefundEventDataRefundsItemPayment, MedEvent, MedEventMed, MedEventMedRequestingBank, MedEventMedContestedBank, MedEventMedTransaction  # noqa: F401
+from .models import Money, MoneyText, HealthResponse, ReadyResponse, ReadyResponseChecks, JwksResponse, JwksResponseKeysItem, OauthMetadataResponse, CreateTokenBody, CreateTokenResponse, GetBalanceResponse, CreateCashInBody, CreateCashInBodyTransaction, CreateCashInBodyPayer, CreateCashInBodySplitsItem, CreateCashInResponse, CreateCashOutBody, CreateCashOutBodyDetails, CreateCashOutResponse, CreateCashOutQrCodeBody, CreateCashOutQrCodeResponse, ListTransactionsResponse, ListTransactionsResponseDataItem, ListTransactionsResponseDataItemCounterpart, ListTransactionsResponseDataItemCounterpartBank, ListTransactionsResponseMetadata, GetTransactionResponse, CreateRefundInBody, CreateRefundInResponse, ListMedResponse, Med, MedRequestingBank, MedContestedBank, MedTransaction, ListMedResponseMetadata, ListWebhooksResponse, ListWebhooksResponseWebhooksItem, RegisterWebhookResponse, ResendWebhookBody, ResendWebhookResponse, ListEventsResponse, ListEventsResponseDataItem, ListEventsResponseMetadata, GetEventResponse, ReplayWebhookDeliveriesBody, ReplayWebhookDeliveriesResponse, GetBalancesResponse, GetBalancesResponseDataItem, GetBalancesResponseDataItemBalanceAmount, CreateDictTransferBody, CreateDictTransferBodyPayment, CreateDictTransferResponse, CreateDictTransferResponsePayment, GetDictTransferResponse, GetDictTransferResponsePayment, GetCobResponse, GetCobResponseCalendario, GetCobResponseLoc, GetCobResponseDevedor, GetCobResponseValor, GetCobResponseInfoAdicionaisItem, GetCobResponsePixItem, Devolucao, DevolucaoHorario, PutCobBody, PutCobBodyCalendario, PutCobBodyDevedor, PutCobBodyValor, PutCobBodyInfoAdicionaisItem, PutCobResponse, PutCobResponseCalendario, PutCobResponseLoc, PutCobResponseDevedor, PutCobResponseValor, PutCobResponseInfoAdicionaisItem, PutCobResponsePixItem, PatchCobBody, PatchCobResponse, PatchCobResponseCalendario, PatchCobResponseLoc, PatchCobResponseDevedor, PatchCobResponseValor, PatchCobResponseInfoAdicionaisItem, PatchCobResponsePixItem, GetDevolucaoResponse, GetDevolucaoResponseHorario, PutDevolucaoBody, PutDevolucaoResponse, PutDevolucaoResponseHorario, OauthTokenBody, OauthTokenResponse, ListAccountsResponse, ListAccountsResponseDataItem, ListAccountsResponseDataItemBalance, ListAccountsResponseMetadata, CreateAccountBody, CreateAccountResponse, GetAccountResponse, GetAccountResponseBalance, GetAccountResponseLimits, GetAccountResponseFees, GetAccountResponseFeesCashIn, GetAccountResponseFeesCashOut, UpdateAccountBody, UpdateAccountResponse, UpdateAccountResponseBalance, UpdateAccountResponseLimits, UpdateAccountResponseFees, UpdateAccountResponseFeesCashIn, UpdateAccountResponseFeesCashOut, ListCertificatesResponse, ListCertificatesResponseDataItem, ListCertificatesResponseMetadata, RegisterCertificateBody, RegisterCertificateResponse, ListCredentialsResponse, ListCredentialsResponseDataItem, ListCredentialsResponseMetadata, CreateCredentialsBody, CreateCredentialsResponse, UpdateLimitsBody, UpdateLimitsResponse, UpdateFeesBody, UpdateFeesBodyCashIn, UpdateFeesBodyCashOut, UpdateFeesResponse, UpdateFeesResponseCashIn, UpdateFeesResponseCashOut, UpdateSplitFrequencyBody, UpdateSplitFrequencyResponse, ListAccountWebhooksResponse, ListAccountWebhooksResponseDataItem, ListAccountWebhooksResponseMetadata, RegisterAccountWebhookBody, RegisterAccountWebhookBodyHeadersItem, RegisterAccountWebhookResponse, GetWebhookSecretResponse, LedgerCheckResponse, LedgerCheckResponsePostings, LedgerCheckResponseUnbalancedJournals, LedgerCheckResponseUnbalancedJournalsItemsItem, LedgerCheckResponseDrift, LedgerCheckResponseDriftItemsItem, LedgerCheckResponseNegativeBalances, LedgerCheckResponseNegativeBalancesItemsItem, LedgerCheckResponseSystemAccountsItem, NetworkStatusResponse, NetworkStatusResponsePayoutsAwaitingOutcome, NetworkStatusResponseSuspense, NetworkStatusResponseProvider, NetworkStatusResponseProviderCircuit, NetworkStatusResponseProviderToken, NetworkStatusResponseProviderLastNotice, NetworkStatusResponseProviderLastStatementCheck, ListSuspenseResponse, ListSuspenseResponseDataItem, ListSuspenseResponseDataItemPayer, ListSuspenseResponseMetadata, AssignSuspenseBody, AssignSuspenseResponse, AssignSuspenseResponsePayer, RunStatementCheckResponse, ListOperatorsResponse, ListOperatorsResponseDataItem, ListOperatorsResponseMetadata, CreateOperatorBody, CreateOperatorResponse, ListMembersResponse, ListMembersResponseDataItem, ListMembersResponseMetadata, InviteMemberBody, InviteMemberResponse, ListWebhookDeliveriesResponse, ListWebhookDeliveriesResponseDataItem, ListWebhookDeliveriesResponseMetadata, RotateWebhookSecretResponse, SendTestWebhookBody, SendTestWebhookResponse, SendTestWebhookResponseAttemptsItem, RotateSigningKeyResponse, SuspendAccountResponse, SuspendAccountResponseBalance, SuspendAccountResponseLimits, SuspendAccountResponseFees, SuspendAccountResponseFeesCashIn, SuspendAccountResponseFeesCashOut, ReactivateAccountResponse, ReactivateAccountResponseBalance, ReactivateAccountResponseLimits, ReactivateAccountResponseFees, ReactivateAccountResponseFeesCashIn, ReactivateAccountResponseFeesCashOut, ListAccountEventsResponse, ListAccountEventsResponseDataItem, ListAccountEventsResponseMetadata, GetAccountEventResponse, ReplayAccountDeliveriesBody, ReplayAccountDeliveriesResponse, CreateDepositBody, CreateDepositBodyPayer, CreateDepositResponse, RefundPayoutBody, RefundPayoutResponse, RegisterDictKeyBody, RegisterDictKeyResponse, AdvanceClockBody, AdvanceClockResponse, PayChargeBody, PayChargeBodyPayer, PayChargeResponse, OpenMedBody, OpenMedResponse, OpenMedResponseRequestingBank, OpenMedResponseContestedBank, OpenMedResponseTransaction, TransitionMedBody, TransitionMedResponse, TransitionMedResponseRequestingBank, TransitionMedResponseContestedBank, TransitionMedResponseTransaction, TransactionEvent, TransactionEventCounterpart, TransactionEventCounterpartBank, TransactionEventParentTransaction, TransactionEventParentTransactionCounterpart, TransactionEventParentTransactionCounterpartBank, ReceiveEvent, ReceiveEventData, ReceiveEventDataPayment, ReceiveEventDataDebtorAccount, TransferEvent, TransferEventData, TransferEventDataPayment, TransferEventDataCreditorAccount, RefundEvent, RefundEventData, RefundEventDataPayment, RefundEventDataRefundsItem, RefundEventDataRefundsItemPayment, MedEvent, MedEventMed, MedEventMedRequestingBank, MedEventMedContestedBank, MedEventMedTransaction  # noqa: F401
 
-__all__ = ["LocationResource", "TokenResource", "BalanceResource", "ChargesResource", "CashOutResource", "CashOutQrCodeResource", "TransactionsResource", "RefundsResource", "MedResource", "WebhooksResource", "BalancesResource", "DictPixResource", "CobResource", "DevolucaoResource", "SandboxResource", "PixOperations", "AdminLocationResource", "AdminTokenResource", "AdminAccountsResource", "AdminCertificatesResource", "AdminCredentialsResource", "AdminLimitsResource", "AdminFeesResource", "AdminSplitFrequencyResource", "AdminAccountWebhooksResource", "AdminWebhookResource", "AdminWebhookSecretResource", "AdminSuspenseResource", "AdminStatementCheckResource", "AdminOperatorsResource", "AdminMembersResource", "AdminWebhookDeliveriesResource", "AdminTestWebhookResource", "AdminSigningKeyResource", "AdminSandboxResource", "AdminOperations"]
+__all__ = ["LocationResource", "TokenResource", "BalanceResource", "ChargesResource", "CashOutResource", "CashOutQrCodeResource", "TransactionsResource", "RefundsResource", "MedResource", "WebhooksResource", "EventsResource", "WebhookDeliveriesResource", "BalancesResource", "DictPixResource", "CobResource", "DevolucaoResource", "SandboxResource", "PixOperations", "AdminLocationResource", "AdminTokenResource", "AdminAccountsResource", "AdminCertificatesResource", "AdminCredentialsResource", "AdminLimitsResource", "AdminFeesResource", "AdminSplitFrequencyResource", "AdminAccountWebhooksResource", "AdminWebhookResource", "AdminWebhookSecretResource", "AdminSuspenseResource", "AdminStatementCheckResource", "AdminOperatorsResource", "AdminMembersResource", "AdminWebhookDeliveriesResource", "AdminTestWebhookResource", "AdminSigningKeyResource", "AdminAccountEventsResource", "AdminAccountDeliveriesResource", "AdminSandboxResource", "AdminOperations"]
 
 _OPERATIONS: Dict[str, Operation] = {
     "health": Operation(method="GET", path="/health", security=(), result="json"),
@@ -30,6 +30,10 @@ _OPERATIONS: Dict[str, Operation] = {
     "listWebhooks": Operation(method="GET", path="/api/webhooks", security=("bearer", ), result="json"),
     "registerWebhook": Operation(method="POST", path="/api/webhooks", security=("bearer", ), result="json"),
     "resendWebhook": Operation(method="POST", path="/api/resend-webhook/{transactionIdentifier}", security=("bearer", ), result="json"),
+    "listEvents": Operation(method="GET", path="/api/events", security=("bearer", ), result="json"),
+    "streamEvents": Operation(method="GET", path="/api/events/stream", security=("bearer", ), result="events"),
+    "getEvent": Operation(method="GET", path="/api/events/{id}", security=("bearer", ), result="json"),
+    "replayWebhookDeliveries": Operation(method="POST", path="/api/webhook-deliveries/replay", security=("bearer", ), result="json"),
     "getBalances": Operation(method="GET", path="/accounts/balances", security=("bearer", ), result="json"),
     "createDictTransfer": Operation(method="POST", path="/dict/pix", security=("bearer", ), result="json", idempotency_key=True),
     "getDictTransfer": Operation(method="GET", path="/dict/pix/{id}", security=("bearer", ), result="json"),
@@ -42,6 +46,8 @@ _OPERATIONS: Dict[str, Operation] = {
     "listAccounts": Operation(method="GET", path="/admin/accounts", security=("admin", ), result="json"),
     "createAccount": Operation(method="POST", path="/admin/accounts", security=("admin", ), result="json"),
     "getAccount": Operation(method="GET", path="/admin/accounts/{id}", security=("admin", ), result="json"),
+    "updateAccount": Operation(method="PATCH", path="/admin/accounts/{id}", security=("admin", ), result="json"),
+    "listCertificates": Operation(method="GET", path="/admin/accounts/{id}/certificates", security=("admin", ), result="json"),
     "registerCertificate": Operation(method="POST", path="/admin/accounts/{id}/certificates", security=("admin", ), result="json"),
     "revokeCertificate": Operation(method="DELETE", path="/admin/certificates/{fingerprint}", security=("admin", ), result="empty"),
     "listCredentials": Operation(method="GET", path="/admin/accounts/{id}/credentials", security=("admin", ), result="json"),
@@ -68,6 +74,13 @@ _OPERATIONS: Dict[str, Operation] = {
     "rotateWebhookSecret": Operation(method="POST", path="/admin/accounts/{id}/webhook-secret/rotate", security=("admin", ), result="json"),
     "sendTestWebhook": Operation(method="POST", path="/admin/accounts/{id}/webhooks/test", security=("admin", ), result="json"),
     "rotateSigningKey": Operation(method="POST", path="/admin/signing-keys/rotate", security=("admin", ), result="json"),
+    "removeOperator": Operation(method="DELETE", path="/admin/operators/{id}", security=("admin", ), result="empty"),
+    "suspendAccount": Operation(method="POST", path="/admin/accounts/{id}/suspend", security=("admin", ), result="json"),
+    "reactivateAccount": Operation(method="POST", path="/admin/accounts/{id}/reactivate", security=("admin", ), result="json"),
+    "listAccountEvents": Operation(method="GET", path="/admin/accounts/{id}/events", security=("admin", ), result="json"),
+    "streamAccountEvents": Operation(method="GET", path="/admin/accounts/{id}/events/stream", security=("admin", ), result="events"),
+    "getAccountEvent": Operation(method="GET", path="/admin/accounts/{id}/events/{eventId}", security=("admin", ), result="json"),
+    "replayAccountDeliveries": Operation(method="POST", path="/admin/accounts/{id}/webhook-deliveries/replay", security=("admin", ), result="json"),
     "createDeposit": Operation(method="POST", path="/sandbox/deposits", security=("admin", "bearer", ), result="json"),
     "refundPayout": Operation(method="POST", path="/sandbox/payouts/{transactionId}/refund", security=("admin", "bearer", ), result="json"),
     "registerDictKey": Operation(method="POST", path="/sandbox/dict/keys", security=("admin", "bearer", ), result="json"),
@@ -172,6 +185,32 @@ class WebhooksResource(SyncResource):
     def resend(self, transaction_identifier: str | int | float, *, url: str | None = None) -> ResendWebhookResponse:
         """POST /api/resend-webhook/{transactionIdentifier}: Resend a transaction's latest webhook now (to its event's URLs, or once to the given url)"""
         return decode(self._client.request(_OPERATIONS["resendWebhook"], path={"transactionIdentifier": transaction_identifier}, json=encode_object(ResendWebhookBody, {"url": url})), ResendWebhookResponse)
+
+
+class EventsResource(SyncResource):
+    """The `events` operations."""
+
+    def list(self, *, type: str | None = None, size: int | None = None, after: str | None = None) -> SyncPager[ListEventsResponse, ListEventsResponseDataItem]:
+        """GET /api/events: The account's events, oldest first, after a cursor; each payload exactly as its webhook carried it"""
+        def fetch(cursor: str | int | None) -> ListEventsResponse:
+            return decode(self._client.request(_OPERATIONS["listEvents"], query={"type": type, "size": size, "after": cursor}), ListEventsResponse)
+        return SyncPager(fetch, "after", after)
+
+    def stream(self, *, type: str | None = None, last_event_id: str | None = None) -> Iterator[ServerSentEvent]:
+        """GET /api/events/stream: The account's events live (Server-Sent Events); resumable with Last-Event-ID"""
+        return self._client.stream(_OPERATIONS["streamEvents"], headers={"last-event-id": last_event_id}, query={"type": type})
+
+    def get(self, id: str | int | float) -> GetEventResponse:
+        """GET /api/events/{id}: One event of the account, its payload exactly as its webhook carried it"""
+        return decode(self._client.request(_OPERATIONS["getEvent"], path={"id": id}), GetEventResponse)
+
+
+class WebhookDeliveriesResource(SyncResource):
+    """The `webhook_deliveries` operations."""
+
+    def replay(self, *, since: str, status: Literal["failed", "all"], type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"] | None = None) -> ReplayWebhookDeliveriesResponse:
+        """POST /api/webhook-deliveries/replay: Queue the account's webhook deliveries since a time again (failed ones, or all), to its active URLs"""
+        return decode(self._client.request(_OPERATIONS["replayWebhookDeliveries"], json=encode_object(ReplayWebhookDeliveriesBody, {"since": since, "status": status, "type": type})), ReplayWebhookDeliveriesResponse)
 
 
 class BalancesResource(SyncResource):
@@ -319,9 +358,27 @@ class AdminAccountsResource(SyncResource):
         """GET /admin/accounts/{id}: An account with its balance, limits and fees"""
         return decode(self._client.request(_OPERATIONS["getAccount"], path={"id": id}), GetAccountResponse)
 
+    def update(self, id: str | int | float, *, name: str | None = None) -> UpdateAccountResponse:
+        """PATCH /admin/accounts/{id}: Change the account's name (the document, type and keys never change); an empty body changes nothing"""
+        return decode(self._client.request(_OPERATIONS["updateAccount"], path={"id": id}, json=encode_object(UpdateAccountBody, {"name": name})), UpdateAccountResponse)
+
+    def suspend(self, id: str | int | float) -> SuspendAccountResponse:
+        """POST /admin/accounts/{id}/suspend: Suspend the account: its money-moving calls (cash-out, QR code cash-out, /dict/pix, refunds; API and portal) answer 403 ACCOUNT_SUSPENDED; reads, charges and incoming PIX continue, and payouts already admitted settle. Suspending a suspended account changes nothing"""
+        return decode(self._client.request(_OPERATIONS["suspendAccount"], path={"id": id}), SuspendAccountResponse)
+
+    def reactivate(self, id: str | int | float) -> ReactivateAccountResponse:
+        """POST /admin/accounts/{id}/reactivate: Reactivate a suspended account: its money-moving calls work again. Reactivating an active account changes nothing"""
+        return decode(self._client.request(_OPERATIONS["reactivateAccount"], path={"id": id}), ReactivateAccountResponse)
+
 
 class AdminCertificatesResource(SyncResource):
     """The `certificates` operations."""
+
+    def list(self, id: str | int | float, *, page_size: int | None = None, page: int | None = None) -> SyncPager[ListCertificatesResponse, ListCertificatesResponseDataItem]:
+        """GET /admin/accounts/{id}/certificates: The account's client certificates, newest first, revoked ones included (never a private key: the service keeps none)"""
+        def fetch(cursor: str | int | None) -> ListCertificatesResponse:
+            return decode(self._client.request(_OPERATIONS["listCertificates"], path={"id": id}, query={"pageSize": page_size, "page": cursor}), ListCertificatesResponse)
+        return SyncPager(fetch, "page", page)
 
     def register(self, id: str | int | float, *, pem: str | None = None) -> RegisterCertificateResponse:
         """POST /admin/accounts/{id}/certificates: Link a client certificate: register a PEM, or send {} to have a key and certificate made"""
@@ -377,9 +434,11 @@ class AdminSplitFrequencyResource(SyncResource):
 class AdminAccountWebhooksResource(SyncResource):
     """The `account_webhooks` operations."""
 
-    def list(self, id: str | int | float) -> ListAccountWebhooksResponse:
-        """GET /admin/accounts/{id}/webhooks: The account's webhook registrations (active, and those a 410 answer disabled)"""
-        return decode(self._client.request(_OPERATIONS["listAccountWebhooks"], path={"id": id}), ListAccountWebhooksResponse)
+    def list(self, id: str | int | float, *, page_size: int | None = None, page: int | None = None) -> SyncPager[ListAccountWebhooksResponse, ListAccountWebhooksResponseDataItem]:
+        """GET /admin/accounts/{id}/webhooks: The account's webhook registrations (active, and those a 410 answer disabled), oldest first"""
+        def fetch(cursor: str | int | None) -> ListAccountWebhooksResponse:
+            return decode(self._client.request(_OPERATIONS["listAccountWebhooks"], path={"id": id}, query={"pageSize": page_size, "page": cursor}), ListAccountWebhooksResponse)
+        return SyncPager(fetch, "page", page)
 
     def register(self, id: str | int | float, *, event_type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"], url: str, headers: List[RegisterAccountWebhookBodyHeadersItem] | None = None) -> RegisterAccountWebhookResponse:
         """POST /admin/accounts/{id}/webhooks: Register a webhook URL for one of the account's events (same URL again: new headers and version)"""
@@ -441,6 +500,10 @@ class AdminOperatorsResource(SyncResource):
         """POST /admin/operators: Create a portal operator (back office): signs in at /portal/sign-in"""
         return decode(self._client.request(_OPERATIONS["createOperator"], json=encode_object(CreateOperatorBody, {"email": email, "password": password})), CreateOperatorResponse)
 
+    def remove(self, id: str | int | float) -> None:
+        """DELETE /admin/operators/{id}: Remove an operator: their portal sessions end at once and they cannot sign in again"""
+        self._client.request(_OPERATIONS["removeOperator"], path={"id": id})
+
 
 class AdminMembersResource(SyncResource):
     """The `members` operations."""
@@ -484,6 +547,32 @@ class AdminSigningKeyResource(SyncResource):
     def rotate(self) -> RotateSigningKeyResponse:
         """POST /admin/signing-keys/rotate: Rotate the access-token signing key: a new key signs from now (on other instances within 30 s); the old one stays in /.well-known/jwks.json until the tokens it signed have expired"""
         return decode(self._client.request(_OPERATIONS["rotateSigningKey"]), RotateSigningKeyResponse)
+
+
+class AdminAccountEventsResource(SyncResource):
+    """The `account_events` operations."""
+
+    def list(self, id: str | int | float, *, type: str | None = None, size: int | None = None, after: str | None = None) -> SyncPager[ListAccountEventsResponse, ListAccountEventsResponseDataItem]:
+        """GET /admin/accounts/{id}/events: The account's events, oldest first, after a cursor (as GET /api/events)"""
+        def fetch(cursor: str | int | None) -> ListAccountEventsResponse:
+            return decode(self._client.request(_OPERATIONS["listAccountEvents"], path={"id": id}, query={"type": type, "size": size, "after": cursor}), ListAccountEventsResponse)
+        return SyncPager(fetch, "after", after)
+
+    def stream(self, id: str | int | float, *, type: str | None = None, last_event_id: str | None = None) -> Iterator[ServerSentEvent]:
+        """GET /admin/accounts/{id}/events/stream: The account's events live, Server-Sent Events (as GET /api/events/stream)"""
+        return self._client.stream(_OPERATIONS["streamAccountEvents"], path={"id": id}, headers={"last-event-id": last_event_id}, query={"type": type})
+
+    def get(self, id: str | int | float, event_id: str | int | float) -> GetAccountEventResponse:
+        """GET /admin/accounts/{id}/events/{eventId}: One event of the account (as GET /api/events/{id})"""
+        return decode(self._client.request(_OPERATIONS["getAccountEvent"], path={"id": id, "eventId": event_id}), GetAccountEventResponse)
+
+
+class AdminAccountDeliveriesResource(SyncResource):
+    """The `account_deliveries` operations."""
+
+    def replay(self, id: str | int | float, *, since: str, status: Literal["failed", "all"], type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"] | None = None) -> ReplayAccountDeliveriesResponse:
+        """POST /admin/accounts/{id}/webhook-deliveries/replay: Queue the account's webhook deliveries since a time again (as POST /api/webhook-deliveries/replay)"""
+        return decode(self._client.request(_OPERATIONS["replayAccountDeliveries"], path={"id": id}, json=encode_object(ReplayAccountDeliveriesBody, {"since": since, "status": status, "type": type})), ReplayAccountDeliveriesResponse)
 
 
 class AdminSandboxResource(SyncResource):

@@ -10,7 +10,7 @@ from typing import NotRequired
 
 from ._core import Money, MoneyText, register_wire_names
 
-__all__ = ["Money", "MoneyText", "WebhookEvent", "HealthResponse", "ReadyResponse", "ReadyResponseChecks", "JwksResponse", "JwksResponseKeysItem", "OauthMetadataResponse", "CreateTokenBody", "CreateTokenResponse", "GetBalanceResponse", "CreateCashInBody", "CreateCashInBodyTransaction", "CreateCashInBodyPayer", "CreateCashInBodySplitsItem", "CreateCashInResponse", "CreateCashOutBody", "CreateCashOutBodyDetails", "CreateCashOutResponse", "CreateCashOutQrCodeBody", "CreateCashOutQrCodeResponse", "ListTransactionsResponse", "ListTransactionsResponseDataItem", "ListTransactionsResponseDataItemCounterpart", "ListTransactionsResponseDataItemCounterpartBank", "ListTransactionsResponseMetadata", "GetTransactionResponse", "CreateRefundInBody", "CreateRefundInResponse", "ListMedResponse", "Med", "MedRequestingBank", "MedContestedBank", "MedTransaction", "ListMedResponseMetadata", "ListWebhooksResponse", "ListWebhooksResponseWebhooksItem", "RegisterWebhookResponse", "ResendWebhookBody", "ResendWebhookResponse", "GetBalancesResponse", "GetBalancesResponseDataItem", "GetBalancesResponseDataItemBalanceAmount", "CreateDictTransferBody", "CreateDictTransferBodyPayment", "CreateDictTransferResponse", "CreateDictTransferResponsePayment", "GetDictTransferResponse", "GetDictTransferResponsePayment", "GetCobResponse", "GetCobResponseCalendario", "GetCobResponseLoc", "GetCobResponseDevedor", "GetCobResponseValor", "GetCobResponseInfoAdicionaisItem", "GetCobResponsePixItem", "Devolucao", "DevolucaoHorario", "PutCobBody", "PutCobBodyCalendario", "PutCobBodyDevedor", "PutCobBodyValor", "PutCobBodyInfoAdicionaisItem", "PutCobResponse", "PutCobResponseCalendario", "PutCobResponseLoc", "PutCobResponseDevedor", "PutCobResponseValor", "PutCobResponseInfoAdicionaisItem", "PutCobResponsePixItem", "PatchCobBody", "PatchCobResponse", "PatchCobResponseCalendario", "PatchCobResponseLoc", "PatchCobResponseDevedor", "PatchCobResponseValor", "PatchCobResponseInfoAdicionaisItem", "PatchCobResponsePixItem", "GetDevolucaoResponse", "GetDevolucaoResponseHorario", "PutDevolucaoBody", "PutDevolucaoResponse", "PutDevolucaoResponseHorario", "OauthTokenBody", "OauthTokenResponse", "ListAccountsResponse", "ListAccountsResponseDataItem", "ListAccountsResponseDataItemBalance", "ListAccountsResponseMetadata", "CreateAccountBody", "CreateAccountResponse", "GetAccountResponse", "GetAccountResponseBalance", "GetAccountResponseLimits", "GetAccountResponseFees", "GetAccountResponseFeesCashIn", "GetAccountResponseFeesCashOut", "RegisterCertificateBody", "RegisterCertificateResponse", "ListCredentialsResponse", "ListCredentialsResponseDataItem", "ListCredentialsResponseMetadata", "CreateCredentialsBody", "CreateCredentialsResponse", "UpdateLimitsBody", "UpdateLimitsResponse", "UpdateFeesBody", "UpdateFeesBodyCashIn", "UpdateFeesBodyCashOut", "UpdateFeesResponse", "UpdateFeesResponseCashIn", "UpdateFeesResponseCashOut", "UpdateSplitFrequencyBody", "UpdateSplitFrequencyResponse", "ListAccountWebhooksResponse", "ListAccountWebhooksResponseWebhooksItem", "RegisterAccountWebhookBody", "RegisterAccountWebhookBodyHeadersItem", "RegisterAccountWebhookResponse", "GetWebhookSecretResponse", "LedgerCheckResponse", "LedgerCheckResponsePostings", "LedgerCheckResponseUnbalancedJournals", "LedgerCheckResponseUnbalancedJournalsItemsItem", "LedgerCheckResponseDrift", "LedgerCheckResponseDriftItemsItem", "LedgerCheckResponseNegativeBalances", "LedgerCheckResponseNegativeBalancesItemsItem", "LedgerCheckResponseSystemAccountsItem", "NetworkStatusResponse", "NetworkStatusResponsePayoutsAwaitingOutcome", "NetworkStatusResponseSuspense", "NetworkStatusResponseProvider", "NetworkStatusResponseProviderCircuit", "NetworkStatusResponseProviderToken", "NetworkStatusResponseProviderLastNotice", "NetworkStatusResponseProviderLastStatementCheck", "ListSuspenseResponse", "ListSuspenseResponseDataItem", "ListSuspenseResponseDataItemPayer", "ListSuspenseResponseMetadata", "AssignSuspenseBody", "AssignSuspenseResponse", "AssignSuspenseResponsePayer", "RunStatementCheckResponse", "ListOperatorsResponse", "ListOperatorsResponseDataItem", "ListOperatorsResponseMetadata", "CreateOperatorBody", "CreateOperatorResponse", "ListMembersResponse", "ListMembersResponseDataItem", "ListMembersResponseMetadata", "InviteMemberBody", "InviteMemberResponse", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseDataItem", "ListWebhookDeliveriesResponseMetadata", "RotateWebhookSecretResponse", "SendTestWebhookBody", "SendTestWebhookResponse", "SendTestWebhookResponseAttemptsItem", "RotateSigningKeyResponse", "CreateDepositBody", "CreateDepositBodyPayer", "CreateDepositResponse", "RefundPayoutBody", "RefundPayoutResponse", "RegisterDictKeyBody", "RegisterDictKeyResponse", "AdvanceClockBody", "AdvanceClockResponse", "PayChargeBody", "PayChargeBodyPayer", "PayChargeResponse", "OpenMedBody", "OpenMedResponse", "OpenMedResponseRequestingBank", "OpenMedResponseContestedBank", "OpenMedResponseTransaction", "TransitionMedBody", "TransitionMedResponse", "TransitionMedResponseRequestingBank", "TransitionMedResponseContestedBank", "TransitionMedResponseTransaction", "TransactionEvent", "TransactionEventCounterpart", "TransactionEventCounterpartBank", "TransactionEventParentTransaction", "TransactionEventParentTransactionCounterpart", "TransactionEventParentTransactionCounterpartBank", "ReceiveEvent", "ReceiveEventData", "ReceiveEventDataPayment", "ReceiveEventDataDebtorAccount", "TransferEvent", "TransferEventData", "TransferEventDataPayment", "TransferEventDataCreditorAccount", "RefundEvent", "RefundEventData", "RefundEventDataPayment", "RefundEventDataRefundsItem", "RefundEventDataRefundsItemPayment", "MedEvent", "MedEventMed", "MedEventMedRequestingBank", "MedEventMedContestedBank", "MedEventMedTransaction"]
+__all__ = ["Money", "MoneyText", "WebhookEvent", "HealthResponse", "ReadyResponse", "ReadyResponseChecks", "JwksResponse", "JwksResponseKeysItem", "OauthMetadataResponse", "CreateTokenBody", "CreateTokenResponse", "GetBalanceResponse", "CreateCashInBody", "CreateCashInBodyTransaction", "CreateCashInBodyPayer", "CreateCashInBodySplitsItem", "CreateCashInResponse", "CreateCashOutBody", "CreateCashOutBodyDetails", "CreateCashOutResponse", "CreateCashOutQrCodeBody", "CreateCashOutQrCodeResponse", "ListTransactionsResponse", "ListTransactionsResponseDataItem", "ListTransactionsResponseDataItemCounterpart", "ListTransactionsResponseDataItemCounterpartBank", "ListTransactionsResponseMetadata", "GetTransactionResponse", "CreateRefundInBody", "CreateRefundInResponse", "ListMedResponse", "Med", "MedRequestingBank", "MedContestedBank", "MedTransaction", "ListMedResponseMetadata", "ListWebhooksResponse", "ListWebhooksResponseWebhooksItem", "RegisterWebhookResponse", "ResendWebhookBody", "ResendWebhookResponse", "ListEventsResponse", "ListEventsResponseDataItem", "ListEventsResponseMetadata", "GetEventResponse", "ReplayWebhookDeliveriesBody", "ReplayWebhookDeliveriesResponse", "GetBalancesResponse", "GetBalancesResponseDataItem", "GetBalancesResponseDataItemBalanceAmount", "CreateDictTransferBody", "CreateDictTransferBodyPayment", "CreateDictTransferResponse", "CreateDictTransferResponsePayment", "GetDictTransferResponse", "GetDictTransferResponsePayment", "GetCobResponse", "GetCobResponseCalendario", "GetCobResponseLoc", "GetCobResponseDevedor", "GetCobResponseValor", "GetCobResponseInfoAdicionaisItem", "GetCobResponsePixItem", "Devolucao", "DevolucaoHorario", "PutCobBody", "PutCobBodyCalendario", "PutCobBodyDevedor", "PutCobBodyValor", "PutCobBodyInfoAdicionaisItem", "PutCobResponse", "PutCobResponseCalendario", "PutCobResponseLoc", "PutCobResponseDevedor", "PutCobResponseValor", "PutCobResponseInfoAdicionaisItem", "PutCobResponsePixItem", "PatchCobBody", "PatchCobResponse", "PatchCobResponseCalendario", "PatchCobResponseLoc", "PatchCobResponseDevedor", "PatchCobResponseValor", "PatchCobResponseInfoAdicionaisItem", "PatchCobResponsePixItem", "GetDevolucaoResponse", "GetDevolucaoResponseHorario", "PutDevolucaoBody", "PutDevolucaoResponse", "PutDevolucaoResponseHorario", "OauthTokenBody", "OauthTokenResponse", "ListAccountsResponse", "ListAccountsResponseDataItem", "ListAccountsResponseDataItemBalance", "ListAccountsResponseMetadata", "CreateAccountBody", "CreateAccountResponse", "GetAccountResponse", "GetAccountResponseBalance", "GetAccountResponseLimits", "GetAccountResponseFees", "GetAccountResponseFeesCashIn", "GetAccountResponseFeesCashOut", "UpdateAccountBody", "UpdateAccountResponse", "UpdateAccountResponseBalance", "UpdateAccountResponseLimits", "UpdateAccountResponseFees", "UpdateAccountResponseFeesCashIn", "UpdateAccountResponseFeesCashOut", "ListCertificatesResponse", "ListCertificatesResponseDataItem", "ListCertificatesResponseMetadata", "RegisterCertificateBody", "RegisterCertificateResponse", "ListCredentialsResponse", "ListCredentialsResponseDataItem", "ListCredentialsResponseMetadata", "CreateCredentialsBody", "CreateCredentialsResponse", "UpdateLimitsBody", "UpdateLimitsResponse", "UpdateFeesBody", "UpdateFeesBodyCashIn", "UpdateFeesBodyCashOut", "UpdateFeesResponse", "UpdateFeesResponseCashIn", "UpdateFeesResponseCashOut", "UpdateSplitFrequencyBody", "UpdateSplitFrequencyResponse", "ListAccountWebhooksResponse", "ListAccountWebhooksResponseDataItem", "ListAccountWebhooksResponseMetadata", "RegisterAccountWebhookBody", "RegisterAccountWebhookBodyHeadersItem", "RegisterAccountWebhookResponse", "GetWebhookSecretResponse", "LedgerCheckResponse", "LedgerCheckResponsePostings", "LedgerCheckResponseUnbalancedJournals", "LedgerCheckResponseUnbalancedJournalsItemsItem", "LedgerCheckResponseDrift", "LedgerCheckResponseDriftItemsItem", "LedgerCheckResponseNegativeBalances", "LedgerCheckResponseNegativeBalancesItemsItem", "LedgerCheckResponseSystemAccountsItem", "NetworkStatusResponse", "NetworkStatusResponsePayoutsAwaitingOutcome", "NetworkStatusResponseSuspense", "NetworkStatusResponseProvider", "NetworkStatusResponseProviderCircuit", "NetworkStatusResponseProviderToken", "NetworkStatusResponseProviderLastNotice", "NetworkStatusResponseProviderLastStatementCheck", "ListSuspenseResponse", "ListSuspenseResponseDataItem", "ListSuspenseResponseDataItemPayer", "ListSuspenseResponseMetadata", "AssignSuspenseBody", "AssignSuspenseResponse", "AssignSuspenseResponsePayer", "RunStatementCheckResponse", "ListOperatorsResponse", "ListOperatorsResponseDataItem", "ListOperatorsResponseMetadata", "CreateOperatorBody", "CreateOperatorResponse", "ListMembersResponse", "ListMembersResponseDataItem", "ListMembersResponseMetadata", "InviteMemberBody", "InviteMemberResponse", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseDataItem", "ListWebhookDeliveriesResponseMetadata", "RotateWebhookSecretResponse", "SendTestWebhookBody", "SendTestWebhookResponse", "SendTestWebhookResponseAttemptsItem", "RotateSigningKeyResponse", "SuspendAccountResponse", "SuspendAccountResponseBalance", "SuspendAccountResponseLimits", "SuspendAccountResponseFees", "SuspendAccountResponseFeesCashIn", "SuspendAccountResponseFeesCashOut", "ReactivateAccountResponse", "ReactivateAccountResponseBalance", "ReactivateAccountResponseLimits", "ReactivateAccountResponseFees", "ReactivateAccountResponseFeesCashIn", "ReactivateAccountResponseFeesCashOut", "ListAccountEventsResponse", "ListAccountEventsResponseDataItem", "ListAccountEventsResponseMetadata", "GetAccountEventResponse", "ReplayAccountDeliveriesBody", "ReplayAccountDeliveriesResponse", "CreateDepositBody", "CreateDepositBodyPayer", "CreateDepositResponse", "RefundPayoutBody", "RefundPayoutResponse", "RegisterDictKeyBody", "RegisterDictKeyResponse", "AdvanceClockBody", "AdvanceClockResponse", "PayChargeBody", "PayChargeBodyPayer", "PayChargeResponse", "OpenMedBody", "OpenMedResponse", "OpenMedResponseRequestingBank", "OpenMedResponseContestedBank", "OpenMedResponseTransaction", "TransitionMedBody", "TransitionMedResponse", "TransitionMedResponseRequestingBank", "TransitionMedResponseContestedBank", "TransitionMedResponseTransaction", "TransactionEvent", "TransactionEventCounterpart", "TransactionEventCounterpartBank", "TransactionEventParentTransaction", "TransactionEventParentTransactionCounterpart", "TransactionEventParentTransactionCounterpartBank", "ReceiveEvent", "ReceiveEventData", "ReceiveEventDataPayment", "ReceiveEventDataDebtorAccount", "TransferEvent", "TransferEventData", "TransferEventDataPayment", "TransferEventDataCreditorAccount", "RefundEvent", "RefundEventData", "RefundEventDataPayment", "RefundEventDataRefundsItem", "RefundEventDataRefundsItemPayment", "MedEvent", "MedEventMed", "MedEventMedRequestingBank", "MedEventMedContestedBank", "MedEventMedTransaction"]
 
 
 @dataclass(frozen=True)
@@ -340,6 +340,46 @@ class ResendWebhookResponse:
     webhook_log_id: float
     sent_at: str
     status_code: float
+
+
+@dataclass(frozen=True)
+class ListEventsResponse:
+    data: List[ListEventsResponseDataItem]
+    metadata: ListEventsResponseMetadata
+
+
+@dataclass(frozen=True)
+class ListEventsResponseDataItem:
+    id: str
+    type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]
+    created_at: str
+    payload: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ListEventsResponseMetadata:
+    size: int
+    has_more: bool
+    next: str | None
+
+
+@dataclass(frozen=True)
+class GetEventResponse:
+    id: str
+    type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]
+    created_at: str
+    payload: Dict[str, Any]
+
+
+class ReplayWebhookDeliveriesBody(TypedDict):
+    since: str
+    status: Literal["failed", "all"]
+    type: NotRequired[Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]]
+
+
+@dataclass(frozen=True)
+class ReplayWebhookDeliveriesResponse:
+    queued: int
 
 
 @dataclass(frozen=True)
@@ -712,6 +752,7 @@ class ListAccountsResponseDataItem:
     document: str
     type: Literal["INDIVIDUAL", "COMPANY"]
     pix_key: str
+    status: Literal["ACTIVE", "SUSPENDED"]
     created_at: str
     balance: ListAccountsResponseDataItemBalance
 
@@ -743,6 +784,7 @@ class CreateAccountResponse:
     document: str
     type: Literal["INDIVIDUAL", "COMPANY"]
     pix_key: str
+    status: Literal["ACTIVE", "SUSPENDED"]
     created_at: str
 
 
@@ -753,6 +795,7 @@ class GetAccountResponse:
     document: str
     type: Literal["INDIVIDUAL", "COMPANY"]
     pix_key: str
+    status: Literal["ACTIVE", "SUSPENDED"]
     created_at: str
     balance: GetAccountResponseBalance
     limits: GetAccountResponseLimits
@@ -789,6 +832,81 @@ class GetAccountResponseFeesCashIn:
 class GetAccountResponseFeesCashOut:
     fixed: Decimal
     percent: Decimal
+
+
+class UpdateAccountBody(TypedDict):
+    name: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class UpdateAccountResponse:
+    id: float
+    name: str
+    document: str
+    type: Literal["INDIVIDUAL", "COMPANY"]
+    pix_key: str
+    status: Literal["ACTIVE", "SUSPENDED"]
+    created_at: str
+    balance: UpdateAccountResponseBalance
+    limits: UpdateAccountResponseLimits
+    fees: UpdateAccountResponseFees
+    split_frequency: str
+
+
+@dataclass(frozen=True)
+class UpdateAccountResponseBalance:
+    available: Decimal
+    blocked: Decimal
+
+
+@dataclass(frozen=True)
+class UpdateAccountResponseLimits:
+    per_transaction: Decimal
+    daily: Decimal
+    nightly: Decimal
+
+
+@dataclass(frozen=True)
+class UpdateAccountResponseFees:
+    cash_in: UpdateAccountResponseFeesCashIn
+    cash_out: UpdateAccountResponseFeesCashOut
+
+
+@dataclass(frozen=True)
+class UpdateAccountResponseFeesCashIn:
+    fixed: Decimal
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class UpdateAccountResponseFeesCashOut:
+    fixed: Decimal
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class ListCertificatesResponse:
+    data: List[ListCertificatesResponseDataItem]
+    metadata: ListCertificatesResponseMetadata
+
+
+@dataclass(frozen=True)
+class ListCertificatesResponseDataItem:
+    fingerprint: str
+    subject: str
+    not_before: str
+    not_after: str
+    revoked: bool
+    revoked_at: str | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class ListCertificatesResponseMetadata:
+    total: int
+    page: int
+    page_size: int
+    total_pages: int
 
 
 class RegisterCertificateBody(TypedDict):
@@ -897,13 +1015,12 @@ class UpdateSplitFrequencyResponse:
 
 @dataclass(frozen=True)
 class ListAccountWebhooksResponse:
-    account_id: float
-    webhooks: List[ListAccountWebhooksResponseWebhooksItem]
-    total: float
+    data: List[ListAccountWebhooksResponseDataItem]
+    metadata: ListAccountWebhooksResponseMetadata
 
 
 @dataclass(frozen=True)
-class ListAccountWebhooksResponseWebhooksItem:
+class ListAccountWebhooksResponseDataItem:
     id: float
     type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]
     url: str
@@ -912,6 +1029,14 @@ class ListAccountWebhooksResponseWebhooksItem:
     version: float
     created_at: str
     updated_at: str
+
+
+@dataclass(frozen=True)
+class ListAccountWebhooksResponseMetadata:
+    total: int
+    page: int
+    page_size: int
+    total_pages: int
 
 
 class RegisterAccountWebhookBody(TypedDict):
@@ -1282,6 +1407,138 @@ class RotateSigningKeyResponse:
     kid: str
     previous_kid: str | None
     previous_key_valid_until: str | None
+
+
+@dataclass(frozen=True)
+class SuspendAccountResponse:
+    id: float
+    name: str
+    document: str
+    type: Literal["INDIVIDUAL", "COMPANY"]
+    pix_key: str
+    status: Literal["ACTIVE", "SUSPENDED"]
+    created_at: str
+    balance: SuspendAccountResponseBalance
+    limits: SuspendAccountResponseLimits
+    fees: SuspendAccountResponseFees
+    split_frequency: str
+
+
+@dataclass(frozen=True)
+class SuspendAccountResponseBalance:
+    available: Decimal
+    blocked: Decimal
+
+
+@dataclass(frozen=True)
+class SuspendAccountResponseLimits:
+    per_transaction: Decimal
+    daily: Decimal
+    nightly: Decimal
+
+
+@dataclass(frozen=True)
+class SuspendAccountResponseFees:
+    cash_in: SuspendAccountResponseFeesCashIn
+    cash_out: SuspendAccountResponseFeesCashOut
+
+
+@dataclass(frozen=True)
+class SuspendAccountResponseFeesCashIn:
+    fixed: Decimal
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class SuspendAccountResponseFeesCashOut:
+    fixed: Decimal
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class ReactivateAccountResponse:
+    id: float
+    name: str
+    document: str
+    type: Literal["INDIVIDUAL", "COMPANY"]
+    pix_key: str
+    status: Literal["ACTIVE", "SUSPENDED"]
+    created_at: str
+    balance: ReactivateAccountResponseBalance
+    limits: ReactivateAccountResponseLimits
+    fees: ReactivateAccountResponseFees
+    split_frequency: str
+
+
+@dataclass(frozen=True)
+class ReactivateAccountResponseBalance:
+    available: Decimal
+    blocked: Decimal
+
+
+@dataclass(frozen=True)
+class ReactivateAccountResponseLimits:
+    per_transaction: Decimal
+    daily: Decimal
+    nightly: Decimal
+
+
+@dataclass(frozen=True)
+class ReactivateAccountResponseFees:
+    cash_in: ReactivateAccountResponseFeesCashIn
+    cash_out: ReactivateAccountResponseFeesCashOut
+
+
+@dataclass(frozen=True)
+class ReactivateAccountResponseFeesCashIn:
+    fixed: Decimal
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class ReactivateAccountResponseFeesCashOut:
+    fixed: Decimal
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class ListAccountEventsResponse:
+    data: List[ListAccountEventsResponseDataItem]
+    metadata: ListAccountEventsResponseMetadata
+
+
+@dataclass(frozen=True)
+class ListAccountEventsResponseDataItem:
+    id: str
+    type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]
+    created_at: str
+    payload: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ListAccountEventsResponseMetadata:
+    size: int
+    has_more: bool
+    next: str | None
+
+
+@dataclass(frozen=True)
+class GetAccountEventResponse:
+    id: str
+    type: Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]
+    created_at: str
+    payload: Dict[str, Any]
+
+
+class ReplayAccountDeliveriesBody(TypedDict):
+    since: str
+    status: Literal["failed", "all"]
+    type: NotRequired[Literal["cash_in", "cash_out", "refund_in", "refund_out", "med_created", "med_accepted", "med_rejected"]]
+
+
+@dataclass(frozen=True)
+class ReplayAccountDeliveriesResponse:
+    queued: int
 
 
 class CreateDepositBody(TypedDict):
@@ -1749,6 +2006,9 @@ register_wire_names({
     ListWebhooksResponseWebhooksItem: {"is_active": "isActive", "created_at": "createdAt", "updated_at": "updatedAt"},
     ListWebhooksResponse: {"account_id": "accountId"},
     ResendWebhookResponse: {"webhook_log_id": "webhookLogId", "sent_at": "sentAt", "status_code": "statusCode"},
+    ListEventsResponseDataItem: {"created_at": "createdAt"},
+    ListEventsResponseMetadata: {"has_more": "hasMore"},
+    GetEventResponse: {"created_at": "createdAt"},
     GetBalancesResponseDataItem: {"event_date": "eventDate", "balance_amount": "balanceAmount"},
     CreateDictTransferBody: {"pix_key": "pixKey", "creditor_document": "creditorDocument", "ispb_deny": "ispbDeny", "payment_flow": "paymentFlow"},
     CreateDictTransferResponse: {"end_to_end_id": "endToEndId", "event_date": "eventDate", "error_code": "errorCode", "error_message": "errorMessage"},
@@ -1777,6 +2037,11 @@ register_wire_names({
     GetAccountResponseLimits: {"per_transaction": "perTransaction"},
     GetAccountResponseFees: {"cash_in": "cashIn", "cash_out": "cashOut"},
     GetAccountResponse: {"pix_key": "pixKey", "created_at": "createdAt", "split_frequency": "splitFrequency"},
+    UpdateAccountResponseLimits: {"per_transaction": "perTransaction"},
+    UpdateAccountResponseFees: {"cash_in": "cashIn", "cash_out": "cashOut"},
+    UpdateAccountResponse: {"pix_key": "pixKey", "created_at": "createdAt", "split_frequency": "splitFrequency"},
+    ListCertificatesResponseDataItem: {"not_before": "notBefore", "not_after": "notAfter", "revoked_at": "revokedAt", "created_at": "createdAt"},
+    ListCertificatesResponseMetadata: {"page_size": "pageSize", "total_pages": "totalPages"},
     RegisterCertificateResponse: {"not_before": "notBefore", "not_after": "notAfter", "certificate_pem": "certificatePem", "private_key_pem": "privateKeyPem"},
     ListCredentialsResponseDataItem: {"client_id": "clientId", "created_at": "createdAt", "revoked_at": "revokedAt"},
     ListCredentialsResponseMetadata: {"page_size": "pageSize", "total_pages": "totalPages"},
@@ -1786,8 +2051,8 @@ register_wire_names({
     UpdateLimitsResponse: {"per_transaction": "perTransaction"},
     UpdateFeesBody: {"cash_in": "cashIn", "cash_out": "cashOut"},
     UpdateFeesResponse: {"cash_in": "cashIn", "cash_out": "cashOut"},
-    ListAccountWebhooksResponseWebhooksItem: {"is_active": "isActive", "created_at": "createdAt", "updated_at": "updatedAt"},
-    ListAccountWebhooksResponse: {"account_id": "accountId"},
+    ListAccountWebhooksResponseDataItem: {"is_active": "isActive", "created_at": "createdAt", "updated_at": "updatedAt"},
+    ListAccountWebhooksResponseMetadata: {"page_size": "pageSize", "total_pages": "totalPages"},
     RegisterAccountWebhookBody: {"event_type": "eventType"},
     RegisterAccountWebhookResponse: {"is_active": "isActive", "created_at": "createdAt", "updated_at": "updatedAt"},
     LedgerCheckResponseUnbalancedJournalsItemsItem: {"journal_id": "journalId"},
@@ -1817,6 +2082,15 @@ register_wire_names({
     SendTestWebhookResponseAttemptsItem: {"webhook_log_id": "webhookLogId", "webhook_id": "webhookId", "status_code": "statusCode", "duration_ms": "durationMs", "sent_at": "sentAt"},
     SendTestWebhookResponse: {"event_id": "eventId"},
     RotateSigningKeyResponse: {"previous_kid": "previousKid", "previous_key_valid_until": "previousKeyValidUntil"},
+    SuspendAccountResponseLimits: {"per_transaction": "perTransaction"},
+    SuspendAccountResponseFees: {"cash_in": "cashIn", "cash_out": "cashOut"},
+    SuspendAccountResponse: {"pix_key": "pixKey", "created_at": "createdAt", "split_frequency": "splitFrequency"},
+    ReactivateAccountResponseLimits: {"per_transaction": "perTransaction"},
+    ReactivateAccountResponseFees: {"cash_in": "cashIn", "cash_out": "cashOut"},
+    ReactivateAccountResponse: {"pix_key": "pixKey", "created_at": "createdAt", "split_frequency": "splitFrequency"},
+    ListAccountEventsResponseDataItem: {"created_at": "createdAt"},
+    ListAccountEventsResponseMetadata: {"has_more": "hasMore"},
+    GetAccountEventResponse: {"created_at": "createdAt"},
     CreateDepositBody: {"account_id": "accountId"},
     CreateDepositResponse: {"transaction_id": "transactionId", "external_id": "externalId", "movement_type": "movementType", "original_amount": "originalAmount", "fee_amount": "feeAmount", "final_amount": "finalAmount", "end_to_end_id": "endToEndId", "created_at": "createdAt", "processed_at": "processedAt"},
     RefundPayoutBody: {"account_id": "accountId"},

@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from 'hono/jsx';
+import type { TransactionStatus } from '../domain/closed-lists.ts';
 import type { PortalSession } from '../services/portal/portal-sessions.service.ts';
 import type { Lang, MessageKey, Translate } from './i18n.ts';
 
@@ -149,7 +150,7 @@ export function AuthPage(props: { ctx: PageContext; title: string; children: Chi
 }
 
 /** A transaction's status as a coloured pill with its words. */
-export function StatusPill(props: { ctx: PageContext; status: 'PENDING' | 'CONFIRMED' | 'ERROR' }) {
+export function StatusPill(props: { ctx: PageContext; status: TransactionStatus }) {
   return <span class={`pill pill-${props.status}`}>{props.ctx.t(props.status)}</span>;
 }
 

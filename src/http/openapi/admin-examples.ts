@@ -1,4 +1,5 @@
 import type { Examples } from './example-types.ts';
+import type { AccountStatus } from '../../domain/closed-lists.ts';
 
 /** Examples of the operator routes added for issue 21 (admin API parity), by operationId. */
 
@@ -8,7 +9,7 @@ const CLIENT_ID = '3f1c2b7e-8d4a-4c6f-9b2e-1a5d7c9e0f24';
 const TX = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b';
 
 /** An account as the issue 30 routes answer it (PATCH, suspend, reactivate). */
-const account = (name: string, status: 'ACTIVE' | 'SUSPENDED') => ({
+const account = (name: string, status: AccountStatus) => ({
   id: 2,
   name,
   document: CPF,

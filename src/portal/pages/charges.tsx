@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import { brl, dateTime } from '../format.ts';
+import type { TransactionStatus } from '../../domain/closed-lists.ts';
 import { CsrfField, Page, StatusPill, type PageContext } from '../layout.tsx';
 import type { PortalReads } from '../portal-reads.repo.ts';
 
@@ -17,7 +18,7 @@ export function chargeOutcome(charge: Pick<Charge, 'charge_status' | 'status' | 
 }
 
 /** The charge's status; polls itself every 2 s while it waits for its payer. */
-export function ChargeStatus(props: { ctx: PageContext; id: string; status: 'PENDING' | 'CONFIRMED' | 'ERROR' }) {
+export function ChargeStatus(props: { ctx: PageContext; id: string; status: TransactionStatus }) {
   return props.status === 'PENDING' ? (
     <span id="charge-status" role="status" hx-get={`/portal/charges/${props.id}/status`} hx-trigger="every 2s" hx-swap="outerHTML">
       <StatusPill ctx={props.ctx} status={props.status} />

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { PortalRole } from '../../domain/closed-lists.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
@@ -206,4 +207,4 @@ export function createTwoFactorService(deps: { db: Kysely<DB>; clock: Clock; aud
 export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
 
 /** PORTAL_REQUIRE_2FA: whether a person of this role must have two-factor sign-in. */
-export const twoFactorRequired = (policy: 'off' | 'operators' | 'all', role: 'OPERATOR' | 'MEMBER'): boolean => policy === 'all' || (policy === 'operators' && role === 'OPERATOR');
+export const twoFactorRequired = (policy: 'off' | 'operators' | 'all', role: PortalRole): boolean => policy === 'all' || (policy === 'operators' && role === 'OPERATOR');
