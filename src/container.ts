@@ -43,7 +43,6 @@ import { createTransactionsService } from './services/transactions/transactions.
 import { createReceivedPix } from './services/received-pix.ts';
 import { createAccountBulkhead } from './db/account-bulkhead.ts';
 import { createDatabaseProbe } from './db/database-probe.ts';
-import { createRoutedPortalReads } from './portal/portal-reads-routed.ts';
 import { openReadReplica } from './db/read-replica.ts';
 import { createReadRouting, registerReplicaLagMetric } from './db/read-routing.ts';
 import type { OnUsCharges } from './services/payouts/on-us-charges.port.ts';
@@ -76,7 +75,7 @@ import { createAuditLog } from './services/audit/audit-log.ts';
 import { createDrainState } from './http/drain.ts';
 import { createPortalPeopleService } from './services/portal/portal-people.service.ts';
 import { createPortalSessionService } from './services/portal/portal-sessions.service.ts';
-import { createPortalReads } from './portal/portal-reads.repo.ts';
+import { createPortalReads, createRoutedPortalReads } from './portal/portal-reads.repo.ts';
 
 export interface ContainerOptions {
   /** Tests pass a frozen AdjustableClock; the sandbox gets a running one; production the system clock. */

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import type { ReadRouting } from '../db/read-routing.ts';
 
 /** Read-only queries behind the portal's views that no service exposes (each one bounded); the container builds it, the pages never see the database. */
 export function createPortalReads(db: Kysely<DB>) {
@@ -145,4 +146,20 @@ function chargeQuery(db: Kysely<DB>, accountId: number) {
     .innerJoin('transactions as t', 't.id', 'c.transaction_id')
     .select(['c.id', 'c.txid', 'c.br_code', 'c.expires_at', 'c.amount', 'c.status as charge_status', 'c.updated_at', 't.transaction_id', 't.status', 't.description', 't.created_at', 't.processed_at'])
     .where('c.account_id', '=', accountId);
+}
+
+/** The operators' views (every account's data); every other view takes the account id first. */
+const OPERATOR_VIEWS = new Set<keyof PortalReads>(['searchAccounts', 'jobSummary', 'failingDeliveries']);
+
+/**
+ * The same views on the read replica when it is fresh for the reader (DATABASE_READ_URL,
+ * src/db/read-routing.ts): a member's views wait for its account's own writes, the operators' for theirs.
+ */
+export function createRoutedPortalReads(reads: ReadRouting): PortalReads {
+  const routed = {} as Record<keyof PortalReads, unknown>;
+  for (const name of Object.keys(createPortalReads(undefined as unknown as Kysely<DB>)) as Array<keyof PortalReads>) {
+    routed[name] = (...args: unknown[]) =>
+      reads.run(OPERATOR_VIEWS.has(name) ? 'operators' : { accountId: args[0] as number }, (db) => (createPortalReads(db)[name] as (...a: unknown[]) => Promise<unknown>)(...args));
+  }
+  return routed as PortalReads;
 }
