@@ -87,4 +87,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the module compiles into the CommonJS build too.
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
