@@ -174,6 +174,12 @@ export function createPayoutBatcher(deps: {
           stats.retries += 1;
           continue;
         }
+        // A payout alone in its batch that conflicted on every run: its reruns are spent (the command
+        // answers 503 with Retry-After, as alone it would), not begun again alone.
+        if (code && RETRYABLE.has(code) && batch.length === 1) {
+          batch[0]!.reject(error);
+          return;
+        }
         stats.fallbacks += 1;
         deps.logger?.warn({ err: error, items: batch.length, attempt }, 'payout batch failed; running its payouts one by one');
         // Not the items' fault as far as we know: each runs alone, and answers for itself. Only an
