@@ -81,6 +81,12 @@ export interface TransactionsTable {
   metadata: ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
   parent_id: number | null;
   scenario: string | null;
+  /**
+   * True when the admission held this debit's money without postings (migration 1400): while the row is
+   * PENDING the hold is the row itself; its settlement posts available -> counter, its release nothing.
+   * NULL on rows whose hold was posted (a MED's block, builds before 1400).
+   */
+  hold_unposted: Generated<boolean | null>;
   created_at: Timestamp;
   processed_at: Timestamp | null;
   updated_at: Timestamp;

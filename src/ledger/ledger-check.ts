@@ -21,7 +21,7 @@ export interface LedgerCheck {
   postings: { count: number; total: Cents };
   /** Journals (movements) whose postings do not sum to zero. */
   unbalancedJournals: { count: number; items: Array<{ journalId: string; sum: Cents }> };
-  /** Customer accounts whose stored balances differ from the sum of their postings. */
+  /** Customer accounts whose stored balances differ from the sum of their postings and pending unposted holds. */
   drift: { count: number; items: LedgerDrift[] };
   /** Customer accounts with a negative bucket (the CHECK constraints should make this impossible). */
   negativeBalances: { count: number; items: Array<{ id: number; available: Cents; blocked: Cents }> };
@@ -31,16 +31,25 @@ export interface LedgerCheck {
 
 const toCents = (v: string | number | null) => cents(Number(v ?? 0));
 
-/** Accounts whose balances differ from the sum of their postings: always empty unless something is broken. */
+/**
+ * Accounts whose balances differ from what the ledger says they are: always empty unless something is
+ * broken. What the ledger says is the sum of the account's postings per bucket, with the debits held
+ * without postings (`transactions.hold_unposted`, still PENDING: the pending set) moved from
+ * `available` to `blocked`. `postedAvailable`/`postedBlocked` report those expected balances.
+ */
 export async function findLedgerDrift(db: Db, limit?: number): Promise<LedgerDrift[]> {
   const result = await sql<{ id: number; available: string | number; blocked: string | number; posted_available: string | number; posted_blocked: string | number }>`
-    SELECT a.id, a.available, a.blocked, COALESCE(p.available, 0) AS posted_available, COALESCE(p.blocked, 0) AS posted_blocked
+    SELECT a.id, a.available, a.blocked, e.available AS posted_available, e.blocked AS posted_blocked
       FROM accounts a
       LEFT JOIN (SELECT account_id,
                         SUM(delta) FILTER (WHERE bucket = 'available') AS available,
                         SUM(delta) FILTER (WHERE bucket = 'blocked') AS blocked
                    FROM postings WHERE account_id IS NOT NULL GROUP BY account_id) p ON p.account_id = a.id
-     WHERE a.available <> COALESCE(p.available, 0) OR a.blocked <> COALESCE(p.blocked, 0)
+      LEFT JOIN (SELECT account_id, SUM(final_amount) AS held
+                   FROM transactions WHERE status = 'PENDING' AND hold_unposted GROUP BY account_id) h ON h.account_id = a.id
+      CROSS JOIN LATERAL (SELECT COALESCE(p.available, 0) - COALESCE(h.held, 0) AS available,
+                                 COALESCE(p.blocked, 0) + COALESCE(h.held, 0) AS blocked) e
+     WHERE a.available <> e.available OR a.blocked <> e.blocked
      ORDER BY a.id
      ${limit === undefined ? sql`` : sql`LIMIT ${limit}`}`.execute(db);
   return result.rows.map((r) => ({
@@ -55,7 +64,7 @@ export async function findLedgerDrift(db: Db, limit?: number): Promise<LedgerDri
 /**
  * The ledger's invariants, checked from scratch (tests, the benchmark, GET /admin/ledger/check):
  * every journal sums to zero and so do all postings; every stored customer balance equals its
- * postings; no customer balance is negative. Reads in one REPEATABLE READ snapshot when given the
+ * postings, with the pending debits held without postings counted as blocked; no customer balance is negative. Reads in one REPEATABLE READ snapshot when given the
  * pool, so concurrent payments cannot make a consistent ledger look broken.
  */
 export async function checkLedger(db: Kysely<DB>): Promise<LedgerCheck> {

@@ -15,6 +15,11 @@ export interface LedgerEntry {
   amount: Cents;
   transactionId: number | null;
   reason: string;
+  /**
+   * The debit was held without postings (the admission's holds, `transactions.hold_unposted`): its
+   * release posts nothing and its settlement posts from `available`.
+   */
+  unposted?: boolean;
 }
 
 /**
@@ -120,7 +125,7 @@ export function createLedger(deps: { clock: Clock }) {
 /** An entry as `ledger_apply` reads it. */
 function entryJson(entry: LedgerEntry | FlowEntry) {
   const flow = entry as FlowEntry;
-  return { accountId: entry.accountId, amount: entry.amount, transactionId: entry.transactionId, reason: entry.reason, counter: flow.counter ?? null, fee: flow.fee ?? 0 };
+  return { accountId: entry.accountId, amount: entry.amount, transactionId: entry.transactionId, reason: entry.reason, counter: flow.counter ?? null, fee: flow.fee ?? 0, ...(entry.unposted ? { unposted: true } : {}) };
 }
 
 export type Ledger = ReturnType<typeof createLedger>;

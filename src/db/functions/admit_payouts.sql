@@ -17,8 +17,8 @@
 --   4. per new row, in arrival order, the daily and night limits and the balance, against totals
 --      kept under the locks, exactly as if the requests had run one after the other; a refused row
 --      is deleted;
---   5. the counters raised, the admitted payouts' next jobs inserted, and their holds with postings
---      (ledger_apply).
+--   5. the counters raised, the admitted payouts' next jobs inserted, and their holds
+--      (ledger_apply, without postings: the PENDING row is the hold, migration 1400).
 -- Items: [{idx, accountId, receiverId (an on-us payout's receiver, locked with the payers), limited,
 --          amount, tx: {the transactions row's own columns}, job: the next job's payload or null,
 --          and the rules of its origin (issue 22 item 3: every debit origin goes through here, its
@@ -113,11 +113,12 @@ BEGIN
     added AS (
       INSERT INTO transactions (transaction_id, account_id, kind, status, origin, family, external_id, original_amount,
                                 fee_amount, final_amount, end_to_end_id, pix_key, description, error_code, error_message,
-                                counterpart, metadata, parent_id, scenario, created_at, processed_at, updated_at)
+                                counterpart, metadata, parent_id, scenario, hold_unposted, created_at, processed_at, updated_at)
       SELECT (x->'tx'->>'transaction_id')::uuid, (x->>'accountId')::bigint, COALESCE(x->>'kind', 'WITHDRAW'), 'PENDING', x->'tx'->>'origin',
              x->'tx'->>'family', x->'tx'->>'external_id', (x->>'amount')::bigint, fees[i], (x->>'amount')::bigint + fees[i],
              x->'tx'->>'end_to_end_id', x->'tx'->>'pix_key', x->'tx'->>'description', NULL, NULL,
-             x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), (x->'tx'->>'parent_id')::bigint, x->'tx'->>'scenario', p_now, NULL, p_now
+             x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), (x->'tx'->>'parent_id')::bigint, x->'tx'->>'scenario',
+             CASE WHEN COALESCE((x->>'held')::boolean, false) THEN NULL ELSE true END, p_now, NULL, p_now
         FROM wanted
        ORDER BY (x->>'accountId')::bigint, x->'tx'->>'external_id'
       ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
@@ -271,10 +272,10 @@ BEGIN
     -- Money a MED already blocked is not held twice.
     CONTINUE WHEN COALESCE((item->>'held')::boolean, false);
     avail := jsonb_set(avail, ARRAY[a_id::text, 'available'], to_jsonb((avail -> a_id::text ->> 'available')::bigint - amt - fees[i]));
-    holds := holds || jsonb_build_object('accountId', a_id, 'amount', amt + fees[i], 'transactionId', (res_tx[i]->>'id')::bigint, 'reason', COALESCE(item->>'holdReason', 'hold'));
+    holds := holds || jsonb_build_object('accountId', a_id, 'amount', amt + fees[i], 'transactionId', (res_tx[i]->>'id')::bigint, 'reason', COALESCE(item->>'holdReason', 'hold'), 'unposted', true);
   END LOOP;
 
-  -- 5. Refused rows gone, counters raised, next jobs written, the money held (postings included).
+  -- 5. Refused rows gone, counters raised, next jobs written, the money held (no postings: the PENDING row is the hold).
   IF refused <> '{}' THEN DELETE FROM transactions WHERE id = ANY (refused); END IF;
   UPDATE payout_limit_usage u SET total = (totals ->> (u.account_id || '|' || u.window_key))::bigint
    WHERE u.window_key = ANY (windows) AND totals ? (u.account_id || '|' || u.window_key)

@@ -5,8 +5,10 @@
 -- entries one after the other. Results: one row per entry, in order, with the balance after it.
 --   hold:    available -> blocked           settle: blocked -> counter (+ fee to fee_revenue)
 --   release: blocked -> available           credit: counter -> available (+ fee to fee_revenue)
--- Entries: [{accountId, amount, transactionId, reason, counter, fee}] (amounts in cents, checked by
--- the caller). p_locked: the caller already holds the accounts' row locks, taken in id order.
+-- Entries: [{accountId, amount, transactionId, reason, counter, fee, unposted}] (amounts in cents,
+-- checked by the caller). `unposted`: a debit held without postings (migration 1400, the admission's
+-- holds): its hold and release move the balances only, its settlement posts available -> counter.
+-- p_locked: the caller already holds the accounts' row locks, taken in id order.
 CREATE OR REPLACE FUNCTION ledger_apply(p_op text, p_entries jsonb, p_now timestamptz, p_locked boolean)
 RETURNS TABLE (idx int, ok boolean, available bigint, blocked bigint, error text)
 LANGUAGE plpgsql AS $fn$
@@ -104,13 +106,14 @@ BEGIN
     FROM (
       SELECT (x->>'accountId')::bigint AS account_id, (x->>'amount')::bigint AS amount,
              COALESCE((x->>'fee')::bigint, 0) AS fee, x->>'counter' AS counter,
-             (x->>'transactionId')::bigint AS tx, x->>'reason' AS reason, gen_random_uuid() AS journal
+             (x->>'transactionId')::bigint AS tx, x->>'reason' AS reason, gen_random_uuid() AS journal,
+             COALESCE((x->>'unposted')::boolean, false) AS unposted
         FROM jsonb_array_elements(p_entries) WITH ORDINALITY AS t (x, o)
        WHERE res_ok[o]
     ) s
     CROSS JOIN LATERAL (VALUES
-      (s.account_id, 'available', NULL::text, d_av * s.amount),
-      (s.account_id, 'blocked', NULL::text, d_bl * s.amount),
+      (s.account_id, 'available', NULL::text, CASE WHEN NOT s.unposted THEN d_av * s.amount WHEN d_sys = 1 THEN -s.amount ELSE 0 END),
+      (s.account_id, 'blocked', NULL::text, CASE WHEN s.unposted THEN 0 ELSE d_bl * s.amount END),
       (NULL::bigint, NULL::text, 'fee_revenue', CASE WHEN d_sys = 0 THEN 0 ELSE s.fee END),
       (NULL::bigint, NULL::text, s.counter, CASE d_sys WHEN 1 THEN s.amount - s.fee WHEN -1 THEN -(s.amount + s.fee) ELSE 0 END)
     ) AS p (account_id, bucket, ledger_account, delta)

@@ -108,7 +108,7 @@ export function createSettlement(deps: {
     for (const [hook, rows] of byHook) await hook.onBatchFinished?.(trx, rows);
     await deps.outbox.emitMany(trx, events);
     const entry = (row: TransactionRow, reason: string) => ({
-      accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter, fee: row.fee_amount,
+      accountId: row.account_id, amount: row.final_amount, transactionId: row.id, reason, counter, fee: row.fee_amount, unposted: row.hold_unposted === true,
     });
     const settled = finished.filter((r) => r.status === 'CONFIRMED').map((r) => entry(r, 'settle'));
     const released = finished.filter((r) => r.status === 'ERROR').map((r) => entry(r, 'release'));
