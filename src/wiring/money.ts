@@ -15,12 +15,10 @@ import { createDictTransferService } from '../services/payouts/dict-transfer.ser
 import type { OnUsCharges } from '../services/payouts/on-us-charges.port.ts';
 import { createOnUsCredit } from '../services/payouts/on-us.ts';
 import { createOutgoingPayouts } from '../services/payouts/outgoing-payout.ts';
-import { registerPayoutHooks } from '../services/payouts/payout-events.ts';
 import { createPayoutRefundService } from '../services/payouts/payout-refund.service.ts';
 import { createSandboxDictKeys } from '../services/payouts/sandbox-dict-keys.service.ts';
 import { createReceivedPix } from '../services/received-pix.ts';
 import { createRefundService } from '../services/refunds/refund.service.ts';
-import { registerRefundHooks } from '../services/refunds/refund-settlement.ts';
 import { createDepositService } from '../services/sandbox/deposit.service.ts';
 import { createSettlement, type Settlement } from '../services/settlement/settlement.service.ts';
 import { createSuspenseService } from '../services/suspense/suspense.service.ts';
@@ -33,7 +31,7 @@ type Institution = { ispb: string; name: string };
 
 /**
  * Payouts: cash-out by key and QR code (paying our own charges on-us), /dict/pix, payout refunds.
- * Each service once, over what was built before; the settlement path learns how a payout ends.
+ * Each service once, over what was built before.
  */
 function wirePayouts(config: Config, f: MoneyBase, parts: { network: PixNetwork; scenarios: ScenarioReader; settlement: Settlement; institution: Institution; onUsCharges: OnUsCharges; creditOnUs: ReturnType<typeof createOnUsCredit>; idempotency: ReturnType<typeof createIdempotency> }) {
   const { db, clock, logger, database } = f;
@@ -42,7 +40,6 @@ function wirePayouts(config: Config, f: MoneyBase, parts: { network: PixNetwork;
   // for their turn and their locks within the lock timeout (issue 20, item 2; account-bulkhead.ts).
   const lockTimeoutMs = database.bounds?.lockTimeoutMs ?? config.database.timeouts.lockMs;
   const bulkhead = createAccountBulkhead({ perAccount: Math.max(1, Math.floor((database.bounds?.poolSize ?? config.database.poolSize) / 4)), lockTimeoutMs });
-  registerPayoutHooks({ settlement: parts.settlement });
   const outgoingPayouts = createOutgoingPayouts({
     db, clock, settlement: parts.settlement, creditOnUs: parts.creditOnUs, logger,
     onUsCharges: parts.onUsCharges,
@@ -80,7 +77,8 @@ export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNet
   const { network, scenarios } = parts;
   /** A PIX received with no charge behind it (deposits, on-us credits, suspense assignments): built once. */
   const receivePix = createReceivedPix({ clock, ledger, outbox });
-  // The one settlement path of every outgoing debit (registerHook/start/finishNow), the one
+  // The one settlement path of every outgoing debit (start/finishNow; each origin's rules in
+  // services/settlement/origin-settlement.ts), the one
   // idempotency mechanism, and the receiving side of on-us payments: built once, here, and handed
   // to the features that use them, so no feature builds another's pieces and no wiring is late.
   const settlement = createSettlement({ db, clock, ledger, scheduler, network, outbox, logger });
@@ -94,7 +92,6 @@ export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNet
   const { payouts, bulkhead } = wirePayouts(config, f, { network, scenarios, settlement, institution, onUsCharges: chargePayments satisfies OnUsCharges, creditOnUs, idempotency });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
   const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
-  registerRefundHooks(settlement);
   return {
     deposits: createDepositService({ db, clock, receivePix }),
     charges: createChargeService({ db, clock, scheduler, network, scenarios }),
@@ -102,7 +99,7 @@ export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNet
     chargeLocations: createChargeLocations({ db, clock, signingKeys: parts.signingKeys }),
     /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
     onUsCharges: chargePayments as OnUsCharges,
-    /** The settlement job of every outgoing debit: `registerHook(origin, { onFinished })`, `start`, `finishNow`. */
+    /** The settlement job of every outgoing debit: `start`, `finishNow` (each origin's rules: origin-settlement.ts). */
     settlement,
     /** The one idempotency mechanism (key + body hash; replay, 422, 409). */
     idempotency,
@@ -111,7 +108,7 @@ export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNet
     transactions: createTransactionsService({ db, clock, reads: f.reads }),
     refunds,
     /** MED: its `sink(options)` takes the network's infraction notices (through services/network-sink.ts). */
-    meds: createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement }),
+    meds: createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn }),
     /** Money on the pooled account waiting for an operator to assign it. */
     suspense: createSuspenseService({ db, clock, ledger, outbox, receivePix, network: network.ledgerAccount }),
   };

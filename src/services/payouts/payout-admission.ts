@@ -13,7 +13,7 @@ import type { Settlement } from '../settlement/settlement.service.ts';
 import { paymentOrderOf } from '../settlement/settlement.service.ts';
 import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { limitWindows } from './limits.ts';
-import { DEBIT_ORIGINS } from './debit-origins.ts';
+import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
 import type { PayoutRequest } from './payout-request.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
@@ -69,7 +69,7 @@ export function createPayoutAdmission(deps: {
     // charge an on-us payment pays is locked before that (charge rows come before accounts).
     const receiverId =
       dest.kind === 'on_us_key' ? dest.receiverAccountId : dest.kind === 'on_us_charge' ? ((await deps.lockCharge(db as Trx<DB>, dest.url))?.accountId ?? null) : null;
-    const rules = DEBIT_ORIGINS[req.origin];
+    const rules = DEBIT_ORIGIN_RULES[req.origin];
     const transactionId = req.transactionId ?? newUuidV4();
     const job =
       dest.kind === 'network'
