@@ -73,6 +73,17 @@ export type DebitKind = (typeof DEBIT_KINDS)[number];
 export const DEBIT_ORIGINS = ['cash_out', 'cash_out_qrcode', 'dict', 'split', 'refund_in', 'devolucao', 'med'] as const;
 export type DebitOrigin = (typeof DEBIT_ORIGINS)[number];
 
+/**
+ * What the one debit admission (admit_payouts and debit_item_check, src/db/functions/) answers per
+ * item: admitted and held, kept as ERROR by its origin's rule (`failed`), or a refusal.
+ * test/db/admission-outcomes.test.ts checks that the SQL answers exactly these.
+ */
+export const ADMISSION_OUTCOMES = [
+  'admitted', 'failed', 'NOT_FOUND', 'PIX_INVALID_AMOUNT', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED',
+  'DUPLICATE', 'INSUFFICIENT', 'BUSY',
+] as const;
+export type AdmissionOutcome = (typeof ADMISSION_OUTCOMES)[number];
+
 /** The `event` of a transaction's webhook payload (the provider's names): one owner for them. */
 export const TRANSACTION_EVENT_NAMES = ['CashIn', 'CashOut', 'CashInReversal', 'CashOutReversal'] as const;
 export type TransactionEventName = (typeof TRANSACTION_EVENT_NAMES)[number];
