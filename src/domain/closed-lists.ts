@@ -64,6 +64,26 @@ export type MedAnalysisResult = (typeof MED_ANALYSIS_RESULTS)[number];
 export const DEBIT_KINDS = ['WITHDRAW', 'REFUND_IN'] as const satisfies readonly TransactionKind[];
 export type DebitKind = (typeof DEBIT_KINDS)[number];
 
+/**
+ * Where a debit comes from (`transactions.origin` of a WITHDRAW or REFUND_IN row): a cash-out by key
+ * or QR code, a direct transfer (/dict/pix), a charge's split payout, a refund-in, a devolução, a MED
+ * return. Each origin's admission rules (src/services/payouts/debit-origins.ts) and settlement rules
+ * (src/services/settlement/origin-settlement.ts) are tables over this list: a missing entry does not compile.
+ */
+export const DEBIT_ORIGINS = ['cash_out', 'cash_out_qrcode', 'dict', 'split', 'refund_in', 'devolucao', 'med'] as const;
+export type DebitOrigin = (typeof DEBIT_ORIGINS)[number];
+
+/**
+ * What the one debit admission (admit_payouts and debit_item_check, src/db/functions/) answers per
+ * item: admitted and held, kept as ERROR by its origin's rule (`failed`), or a refusal.
+ * test/db/admission-outcomes.test.ts checks that the SQL answers exactly these.
+ */
+export const ADMISSION_OUTCOMES = [
+  'admitted', 'failed', 'NOT_FOUND', 'PIX_INVALID_AMOUNT', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED',
+  'DUPLICATE', 'INSUFFICIENT', 'BUSY',
+] as const;
+export type AdmissionOutcome = (typeof ADMISSION_OUTCOMES)[number];
+
 /** The `event` of a transaction's webhook payload (the provider's names): one owner for them. */
 export const TRANSACTION_EVENT_NAMES = ['CashIn', 'CashOut', 'CashInReversal', 'CashOutReversal'] as const;
 export type TransactionEventName = (typeof TRANSACTION_EVENT_NAMES)[number];

@@ -18,7 +18,7 @@ const ADAPTER_FOLDERS = ['network/sandbox', 'network/provider'].map((f) => path.
  * its adapters). Left out: the adapters' own folders and WIRING.
  */
 const PORT_ONLY = [
-  ...['services', 'domain', 'ledger', 'jobs', 'webhooks', 'portal', 'db', 'http', 'observability'].map((f) => ({ folder: path.join(SRC, f), deep: true })),
+  ...['services', 'domain', 'ledger', 'jobs', 'webhooks', 'portal', 'db', 'http', 'observability', 'wiring'].map((f) => ({ folder: path.join(SRC, f), deep: true })),
   ...['', 'network'].map((f) => ({ folder: path.join(SRC, f), deep: false })),
 ];
 /** The one wiring file (it builds the adapters) and the start-up that runs it. */

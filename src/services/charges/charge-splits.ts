@@ -85,7 +85,7 @@ export function createChargeSplits(deps: {
   }
 
   /**
-   * A share paid out through the one debit admission (DEBIT_ORIGINS.split: no fee, no limits; a
+   * A share paid out through the one debit admission (DEBIT_ORIGIN_RULES.split: no fee, no limits; a
    * share the balance no longer covers is kept as ERROR and announced, never refused): a key of one
    * of our accounts settles on-us by the payouts' one on-us settlement, which checks the holder's
    * document like the receiving bank of any payout would; any other key goes to the network.

@@ -20,7 +20,6 @@ import { medView, type MedView } from './med-view.ts';
 import { medsRepo, type MedFilter, type MedRow } from './meds.repo.ts';
 import { transact } from '../../db/transact.ts';
 import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
-import type { Settlement } from '../settlement/settlement.service.ts';
 
 /**
  * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
@@ -36,10 +35,7 @@ export function createMedService(deps: {
   institution: { ispb: string; name: string };
   /** The one debit admission (the payouts' `admitIn`): an approved MED's return goes through it. */
   admitDebit: AdmitDebit;
-  /** The settlement path finishes the return; the MED's own events say what happened. */
-  settlement: Pick<Settlement, 'registerHook'>;
 }) {
-  deps.settlement.registerHook('med', { onFinished: async () => [] });
   const view = (med: MedRow, original: TransactionRow | undefined) => medView(med, original, deps.institution);
 
   async function open(report: InfractionReport, options: { requireReconciled: boolean }): Promise<MedView> {
@@ -111,7 +107,7 @@ export function createMedService(deps: {
     if ((await refundsRepo.reserve(trx, original.id, amount)) === undefined) throw new Error('MED refund reservation failed under lock');
     const natureza = refundNatureOf(med.cause);
     const rtrId = endToEndId('D', deps.institution.ispb, now);
-    // The one debit admission (DEBIT_ORIGINS.med: the money is the MED's block, so no balance check
+    // The one debit admission (DEBIT_ORIGIN_RULES.med: the money is the MED's block, so no balance check
     // and no second hold; no fee, no limits), settled at once against the MED clearing account.
     const tx = await deps.admitDebit(trx, {
       accountId: med.account_id,

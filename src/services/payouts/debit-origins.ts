@@ -1,10 +1,14 @@
-import type { DebitKind } from '../../domain/closed-lists.ts';
+import type { DebitKind, DebitOrigin } from '../../domain/closed-lists.ts';
+
+export type { DebitOrigin } from '../../domain/closed-lists.ts';
+
 /**
- * The rules of each origin of a debit, as data (issue 22 item 3): every debit (payouts, refunds and
- * devoluções, split payouts, MED returns) goes through the one admission (`payout-admission.ts`,
- * `admit_payouts`), which reads these per item: balance, limits where they apply, duplicates (the
- * `(account, externalId)` index, for the origins that carry an externalId), the hold, then the step
- * (the network's submit job, or an on-us settlement that checks the document for every origin).
+ * The admission rules of each origin of a debit, as data (issue 22 item 3): every debit (payouts,
+ * refunds and devoluções, split payouts, MED returns) goes through the one admission
+ * (`payout-admission.ts`, `admit_payouts`), which reads these per item: balance, limits where they
+ * apply, duplicates (the `(account, externalId)` index, for the origins that carry an externalId), the
+ * hold, then the step (the network's submit job, or an on-us settlement that checks the document for
+ * every origin). What each origin does when it finishes: src/services/settlement/origin-settlement.ts.
  */
 export interface DebitRules {
   /** The row's kind: a payout of the account, or money returned to whoever paid it. */
@@ -18,13 +22,14 @@ export interface DebitRules {
   /** The money is already blocked (a MED blocked it when it opened): no balance check, no hold. */
   held: boolean;
   /** A debit its balance does not cover is kept as ERROR with this error (and announced) instead of refused. */
-  failWith?: { errorCode: string; errorMessage: string };
+  failWith: { errorCode: string; errorMessage: string } | null;
 }
 
-const payout: DebitRules = { kind: 'WITHDRAW', chargesFee: true, limited: true, holdReason: 'hold', held: false };
-const refund: DebitRules = { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'refund_hold', held: false };
+const payout = { kind: 'WITHDRAW', chargesFee: true, limited: true, holdReason: 'hold', held: false, failWith: null } as const satisfies DebitRules;
+const refund = { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'refund_hold', held: false, failWith: null } as const satisfies DebitRules;
 
-export const DEBIT_ORIGINS = {
+/** One entry per debit origin (DEBIT_ORIGINS of closed-lists.ts): an origin without its rules does not compile. */
+export const DEBIT_ORIGIN_RULES = {
   cash_out: payout,
   cash_out_qrcode: payout,
   dict: payout,
@@ -40,7 +45,10 @@ export const DEBIT_ORIGINS = {
   refund_in: refund,
   devolucao: refund,
   /** An approved MED returns what its opening blocked, settled at once (no network step). */
-  med: { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'med_block', held: true },
-} as const satisfies Record<string, DebitRules>;
+  med: { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'med_block', held: true, failWith: null },
+} as const satisfies Record<DebitOrigin, DebitRules>;
 
-export type DebitOrigin = keyof typeof DEBIT_ORIGINS;
+/** The origins whose rows are payouts of the account (kind WITHDRAW): they send the cash_out event. */
+export type PayoutOrigin = { [O in DebitOrigin]: (typeof DEBIT_ORIGIN_RULES)[O]['kind'] extends 'WITHDRAW' ? O : never }[DebitOrigin];
+/** The origins whose rows return money to whoever paid it (kind REFUND_IN). */
+export type ReturnOrigin = Exclude<DebitOrigin, PayoutOrigin>;

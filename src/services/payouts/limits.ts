@@ -3,15 +3,15 @@ import { prepared } from '../../db/prepared.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Cents } from '../../domain/money.ts';
 import { nightKey, saoPauloDate } from '../../domain/sao-paulo-time.ts';
-import { DEBIT_ORIGINS } from './debit-origins.ts';
+import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
 /**
- * Origins whose payouts count against the account's limits (decisions 4.7; DEBIT_ORIGINS). The limits
+ * Origins whose payouts count against the account's limits (decisions 4.7; DEBIT_ORIGIN_RULES). The limits
  * are admitted by the one debit admission (payout-admission.ts), under the counters' row locks.
  */
-export const LIMITED_ORIGINS: ReadonlySet<string> = new Set(Object.entries(DEBIT_ORIGINS).filter(([, rules]) => rules.limited).map(([origin]) => origin));
+export const LIMITED_ORIGINS: ReadonlySet<string> = new Set(Object.entries(DEBIT_ORIGIN_RULES).filter(([, rules]) => rules.limited).map(([origin]) => origin));
 
 /** The windows a payout made at `at` counts in: its São Paulo calendar day, and its night if any. */
 export function limitWindows(at: Date): { day: string; night: string | undefined } {

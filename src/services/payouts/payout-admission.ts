@@ -5,15 +5,16 @@ import { fn } from '../../db/function-sources.ts';
 import { DatabaseUnavailableError } from '../../db/db-faults.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
-import { cents, MAX_AMOUNT, toBrlNumber } from '../../domain/money.ts';
+import { MAX_AMOUNT, toBrlNumber } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
-import { transactionFromJson, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
 import { paymentOrderOf } from '../settlement/settlement.service.ts';
 import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { limitWindows } from './limits.ts';
-import { DEBIT_ORIGINS } from './debit-origins.ts';
+import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
+import { admissionItem, parseAdmissionAnswer, unreachable, type AdmissionAnswer, type AdmissionAnswerRow, type AdmissionItem } from './admission-wire.ts';
 import type { PayoutRequest } from './payout-request.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
@@ -27,14 +28,6 @@ export class AccountBusyError extends DatabaseUnavailableError {
   constructor(readonly accountId: number) {
     super(`account ${accountId} is held by another transaction`);
   }
-}
-
-/** What `admit_payouts` answers per item. */
-interface Admitted {
-  idx: number;
-  outcome: string;
-  detail: { limit?: number; existingTransactionId?: string } | null;
-  tx: Record<string, unknown> | null;
 }
 
 /**
@@ -56,7 +49,7 @@ export function createPayoutAdmission(deps: {
   lockCharge: (trx: Trx<DB>, url: string) => Promise<{ accountId: number } | undefined>;
 }) {
   /** What the function needs of one request: the row's own columns, and the next step of a network payout. */
-  async function itemOf(db: Db, req: PayoutRequest, index: number, now: Date): Promise<Record<string, unknown> | DomainError> {
+  async function itemOf(db: Db, req: PayoutRequest, index: number, now: Date): Promise<AdmissionItem | DomainError> {
     const dest = req.destination;
     let counterpart: Counterpart;
     if (typeof req.counterpart === 'function') {
@@ -69,7 +62,7 @@ export function createPayoutAdmission(deps: {
     // charge an on-us payment pays is locked before that (charge rows come before accounts).
     const receiverId =
       dest.kind === 'on_us_key' ? dest.receiverAccountId : dest.kind === 'on_us_charge' ? ((await deps.lockCharge(db as Trx<DB>, dest.url))?.accountId ?? null) : null;
-    const rules = DEBIT_ORIGINS[req.origin];
+    const rules = DEBIT_ORIGIN_RULES[req.origin];
     const transactionId = req.transactionId ?? newUuidV4();
     const job =
       dest.kind === 'network'
@@ -77,21 +70,14 @@ export function createPayoutAdmission(deps: {
             paymentOrderOf({ transaction_id: transactionId, kind: rules.kind, original_amount: req.amount, description: req.description, created_at: now, scenario: req.scenario, metadata: req.metadata }, dest.target),
           )
         : undefined;
-    return {
+    // The origin's rules go with the item, as data (debit-origins.ts; admit_payouts reads them per item).
+    return admissionItem(req.origin, {
       idx: index,
       accountId: req.accountId,
       receiverId,
-      // The origin's rules, as data (debit-origins.ts; admit_payouts reads them per item).
-      limited: rules.limited,
-      kind: rules.kind,
-      chargesFee: rules.chargesFee,
-      holdReason: rules.holdReason,
-      held: rules.held,
-      failWith: 'failWith' in rules ? rules.failWith : null,
       amount: req.amount,
       tx: {
         transaction_id: transactionId,
-        origin: req.origin,
         family: req.family,
         external_id: req.externalId,
         end_to_end_id: req.endToEndId ?? null,
@@ -103,12 +89,11 @@ export function createPayoutAdmission(deps: {
         scenario: req.scenario,
       },
       job: job ? { ...job.payload } : null,
-    };
+    });
   }
 
   /** A refusal in the words of the route that asked. */
-  function refusal(req: PayoutRequest, row: Admitted): DomainError | AccountBusyError {
-    const limit = row.detail?.limit === undefined ? undefined : { limit: toBrlNumber(cents(row.detail.limit)) };
+  function refusal(req: PayoutRequest, row: Exclude<AdmissionAnswer, { tx: TransactionRow }>): DomainError | AccountBusyError {
     switch (row.outcome) {
       case 'NOT_FOUND':
         return new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
@@ -117,15 +102,15 @@ export function createPayoutAdmission(deps: {
       case 'PIX_TRANSACTION_LIMIT_EXCEEDED':
       case 'PIX_DAILY_LIMIT_EXCEEDED':
       case 'PIX_NIGHT_LIMIT_EXCEEDED':
-        return new DomainError(row.outcome, limit);
+        return new DomainError(row.outcome, row.limit === undefined ? undefined : { limit: toBrlNumber(row.limit) });
       case 'DUPLICATE':
-        return new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: row.detail?.existingTransactionId });
+        return new DomainError(req.codes.duplicate, { externalId: req.externalId, existingTransactionId: row.existingTransactionId });
       case 'INSUFFICIENT':
         return new DomainError(req.codes.insufficient);
       case 'BUSY':
         return new AccountBusyError(req.accountId);
       default:
-        throw new Error(`admit_payouts answered an unknown outcome: ${row.outcome}`);
+        return unreachable(row);
     }
   }
 
@@ -138,7 +123,7 @@ export function createPayoutAdmission(deps: {
     const now = deps.clock.now();
     const windows = limitWindows(now);
     const out: Array<TransactionRow | Error | undefined> = new Array(requests.length);
-    const items: Array<Record<string, unknown>> = [];
+    const items: AdmissionItem[] = [];
     const positions: number[] = [];
     // The charges on-us payments of a batch pay, locked in one order first (charge rows come before
     // accounts): two batches never take two charges in opposite orders.
@@ -154,23 +139,21 @@ export function createPayoutAdmission(deps: {
     }
     if (items.length === 0) return out as Array<TransactionRow | Error>;
     const { kind, maxAttempts } = SUBMIT_STEP_JOB;
-    const rows = await sql<Admitted>`
+    const rows = await sql<AdmissionAnswerRow>`
       ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
         FROM ${fn('admit_payouts')}(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     const failed: TransactionRow[] = [];
     rows.rows.forEach((row, k) => {
       const index = positions[k]!;
-      const req = requests[index]!;
-      if (row.outcome === 'admitted') {
-        const tx = transactionFromJson(row.tx!);
-        out[index] = tx;
-        admitted.push({ index, tx });
-      } else if (row.outcome === 'failed') {
-        const tx = transactionFromJson(row.tx!);
-        out[index] = tx;
-        failed.push(tx);
-      } else out[index] = refusal(req, row);
+      const answer = parseAdmissionAnswer(row);
+      if (answer.outcome === 'admitted') {
+        out[index] = answer.tx;
+        admitted.push({ index, tx: answer.tx });
+      } else if (answer.outcome === 'failed') {
+        out[index] = answer.tx;
+        failed.push(answer.tx);
+      } else out[index] = refusal(requests[index]!, answer);
     });
     // Kept as ERROR by its origin's rule (`failWith`): announced like a rejected debit.
     for (const tx of failed) await deps.settlement.announceUnheld(db as Trx<DB>, tx);

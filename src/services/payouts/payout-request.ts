@@ -25,7 +25,7 @@ export type Destination =
   /** Settled at once against a clearing account (a MED return: the requesting bank is paid by the MED's own flow). */
   | { kind: 'clearing'; counter: SystemAccount };
 
-/** A debit of any origin (DEBIT_ORIGINS holds each origin's rules): a payout, a refund, a split payout, a MED return. */
+/** A debit of any origin (DEBIT_ORIGIN_RULES holds each origin's rules): a payout, a refund, a split payout, a MED return. */
 export interface PayoutRequest {
   accountId: number;
   origin: DebitOrigin;

@@ -2,12 +2,9 @@ import type { Kysely, Transaction as Trx } from 'kysely';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { OutgoingEvent } from '../../webhooks/outbox.ts';
-import type { Settlement } from '../settlement/settlement.service.ts';
+import type { SettlementHook } from '../settlement/settlement-hook.ts';
 import { cashInReversalEvent, refundV2Event } from './refund-events.ts';
 import { refundsRepo } from './refunds.repo.ts';
-
-/** The origins of refunds the settlement job finishes (a MED refund is settled by its approval). */
-export const REFUND_ORIGINS = ['refund_in', 'devolucao'] as const;
 
 /**
  * What happens when the settlement job finishes a refund, in the job's transaction (just before it moves
@@ -37,8 +34,5 @@ export function createRefundFinisher() {
   };
 }
 
-/** Registers the refund hooks on the one settlement job. */
-export function registerRefundHooks(settlement: Pick<Settlement, 'registerHook'>): void {
-  const onFinished = createRefundFinisher();
-  for (const origin of REFUND_ORIGINS) settlement.registerHook(origin, { onFinished });
-}
+/** What a refund-in or devolução does when it finishes (origin-settlement.ts). */
+export const refundSettlement: SettlementHook = { onFinished: createRefundFinisher() };

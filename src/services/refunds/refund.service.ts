@@ -111,7 +111,7 @@ export function createRefundService(deps: {
         });
       }
       // The one debit admission (balance, duplicates, the hold, the network's submit step); a
-      // refund carries no fee and no limits (DEBIT_ORIGINS): the payer gets back exactly this.
+      // refund carries no fee and no limits (DEBIT_ORIGIN_RULES): the payer gets back exactly this.
       const rtrId = endToEndId('D', deps.institutionIspb, now);
       const tx = await deps.admitDebit(trx, {
         accountId: cmd.accountId,

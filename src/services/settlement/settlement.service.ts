@@ -10,25 +10,14 @@ import type { Ledger, SystemAccount } from '../../ledger/ledger.ts';
 import type { PaymentOrder, PixNetwork } from '../../network/pix-network.ts';
 import type { Outbox, OutgoingEvent } from '../../webhooks/outbox.ts';
 import { paymentOrderOf, toStepPayload, traceOfPayment, type PaymentStepPayload, type PaymentTarget } from './payment-order.ts';
+import { settlementOf } from './origin-settlement.ts';
+import type { SettlementHook } from './settlement-hook.ts';
 import { PAYMENT_STEPS, registerPaymentSteps, SUBMIT_STEP_JOB, type Outcome } from './payment-steps.ts';
 
 export type { PaymentTarget } from './payment-order.ts';
 export { paymentOrderOf } from './payment-order.ts';
 
-/**
- * What each origin does once its payment settled or was rejected (undo its counters, ...), in the
- * finishing transaction; it answers the events to emit, which a finished batch writes in one statement.
- */
-export interface SettlementHook {
-  onFinished(trx: Trx<DB>, tx: TransactionRow): Promise<OutgoingEvent[]>;
-  /**
-   * Once per finished batch, after every row's `onFinished` and before any balance moves, with all
-   * the batch's rows whose origin this hook object is registered for: for writes whose row locks
-   * must be taken for the whole batch at once in key order (the limit counters), so that two
-   * batches, or a batch and a payout admission, never take them in opposite orders.
-   */
-  onBatchFinished?(trx: Trx<DB>, rows: TransactionRow[]): Promise<void>;
-}
+export type { SettlementHook } from './settlement-hook.ts';
 
 export type { Outcome } from './payment-steps.ts';
 
@@ -53,7 +42,7 @@ function inPaymentTrace(row: TransactionRow, events: OutgoingEvent[]): OutgoingE
  *   3. the outcome: a network notice (`onPaymentOutcome`) or the check step asking the network's
  *      status (`paymentStatuses`) settles (blocked -> out, CONFIRMED) or releases (blocked ->
  *      available, ERROR) with a conditional status update, so a second outcome changes nothing,
- *      and runs the hook registered for the row's origin.
+ *      and runs the settlement rules of the row's origin (origin-settlement.ts, one typed table).
  * On-us payments never reach the network: `finishNow` settles them in the payer's transaction.
  */
 export function createSettlement(deps: {
@@ -65,14 +54,6 @@ export function createSettlement(deps: {
   outbox: Outbox;
   logger: Logger;
 }) {
-  const hooks = new Map<string, SettlementHook>();
-
-  function hookOf(origin: string): SettlementHook {
-    const hook = hooks.get(origin);
-    if (!hook) throw new Error(`no settlement hook for origin "${origin}"`);
-    return hook;
-  }
-
   /**
    * Settles or releases PENDING debits and runs their origins' hooks; a finished row changes
    * nothing. Locks are taken in the one lock order of every money path (docs/decisions.md, "One
@@ -101,7 +82,7 @@ export function createSettlement(deps: {
     const events: OutgoingEvent[] = [];
     const byHook = new Map<SettlementHook, TransactionRow[]>();
     for (const row of inLockOrder) {
-      const hook = hookOf(row.origin);
+      const hook = settlementOf(row.origin);
       events.push(...inPaymentTrace(row, await hook.onFinished(trx, row)));
       byHook.set(hook, [...(byHook.get(hook) ?? []), row]);
     }
@@ -141,12 +122,7 @@ export function createSettlement(deps: {
      * `failWith`): its origin's events, as if the settlement had rejected it; no money moves.
      */
     async announceUnheld(trx: Trx<DB>, tx: TransactionRow): Promise<void> {
-      await deps.outbox.emitMany(trx, inPaymentTrace(tx, await hookOf(tx.origin).onFinished(trx, tx)));
-    },
-    /** Registers what an origin does when its payments finish; one hook per origin. */
-    registerHook(origin: string, hook: SettlementHook) {
-      if (hooks.has(origin)) throw new Error(`settlement hook for origin "${origin}" registered twice`);
-      hooks.set(origin, hook);
+      await deps.outbox.emitMany(trx, inPaymentTrace(tx, await settlementOf(tx.origin).onFinished(trx, tx)));
     },
     /** Schedules the submission of a PENDING, held debit, in the caller's transaction (no network call). */
     async start(trx: Kysely<DB> | Trx<DB>, tx: TransactionRow, target: PaymentTarget): Promise<void> {

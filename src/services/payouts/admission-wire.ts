@@ -1,0 +1,114 @@
+import { ADMISSION_OUTCOMES, type AdmissionOutcome, type DebitOrigin, type TransactionFamily } from '../../domain/closed-lists.ts';
+import { cents, type Cents } from '../../domain/money.ts';
+import { transactionFromJson, type TransactionRow } from '../../db/repos/transactions.repo.ts';
+import type { Counterpart } from '../../db/schema.ts';
+import type { PaymentStepPayload } from '../settlement/payment-order.ts';
+import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
+
+/*
+ * The debit admission's two ends as `admit_payouts` (src/db/functions/admit_payouts.sql) sees them:
+ * the items it is given (one JSON array) and the rows it answers. Typed both ways here, and the
+ * answer parsed here only: the rest of the admission works on these unions.
+ */
+
+/** The columns of the row an item stores (admit_payouts inserts them as given). */
+export interface AdmissionRowColumns<O extends DebitOrigin = DebitOrigin> {
+  transaction_id: string;
+  origin: O;
+  family: TransactionFamily;
+  external_id: string | null;
+  end_to_end_id: string | null;
+  parent_id: number | null;
+  pix_key: string | null;
+  description: string | null;
+  counterpart: Counterpart;
+  metadata: Record<string, unknown>;
+  scenario: string | null;
+}
+
+type RulesOf<O extends DebitOrigin> = (typeof DEBIT_ORIGIN_RULES)[O];
+/** The origin's rules as the item carries them (admit_payouts reads them per item). */
+type RuleFields<O extends DebitOrigin> = Pick<RulesOf<O>, 'kind' | 'limited' | 'chargesFee' | 'holdReason' | 'held' | 'failWith'>;
+
+/** One item of one origin: what the request asks, and its origin's rules. */
+export type AdmissionItemOf<O extends DebitOrigin> = RuleFields<O> & {
+  /** Its place in the batch: the answer row with this idx is its answer. */
+  idx: number;
+  accountId: number;
+  /** The receiving account of an on-us payout (locked with the payer, in id order); else null. */
+  receiverId: number | null;
+  amount: Cents;
+  tx: AdmissionRowColumns<O>;
+  /** A network payout's submit step (the function writes it with the row's id); null for on-us. */
+  job: Omit<PaymentStepPayload, 'id'> | null;
+};
+
+type ItemsByOrigin = { [O in DebitOrigin]: AdmissionItemOf<O> };
+/** An item of the admission: a union over the debit origins, each with its own origin's rules. */
+export type AdmissionItem = ItemsByOrigin[DebitOrigin];
+
+/** Builds the item of one origin: its rules come from DEBIT_ORIGIN_RULES, never from the caller. */
+export function admissionItem<O extends DebitOrigin>(
+  origin: O,
+  request: Omit<AdmissionItemOf<O>, keyof RuleFields<O> | 'tx'> & { tx: Omit<AdmissionRowColumns<O>, 'origin'> },
+): ItemsByOrigin[O] {
+  const { kind, limited, chargesFee, holdReason, held, failWith }: RuleFields<O> = DEBIT_ORIGIN_RULES[origin];
+  const item = { ...request, kind, limited, chargesFee, holdReason, held, failWith, tx: { ...request.tx, origin } } satisfies AdmissionItemOf<O>;
+  // ItemsByOrigin[O] is AdmissionItemOf<O> by its definition; TypeScript does not follow a generic
+  // index through the mapped type, so it is said once here (the object itself is checked just above).
+  return item as ItemsByOrigin[O];
+}
+
+/** The refusals the admission answers (every outcome but the two that store a row). */
+export type AdmissionRefusal = Exclude<AdmissionOutcome, 'admitted' | 'failed'>;
+type LimitRefusal = 'PIX_TRANSACTION_LIMIT_EXCEEDED' | 'PIX_DAILY_LIMIT_EXCEEDED' | 'PIX_NIGHT_LIMIT_EXCEEDED';
+
+/** One answer of the admission, parsed: a stored row, or a refusal with its details. */
+export type AdmissionAnswer =
+  /** Admitted and held (a network payout's submit step is written too). */
+  | { outcome: 'admitted'; tx: TransactionRow }
+  /** Kept as ERROR by its origin's rule (`failWith`): nothing held, to be announced. */
+  | { outcome: 'failed'; tx: TransactionRow }
+  | { outcome: LimitRefusal; limit: Cents | undefined }
+  | { outcome: 'DUPLICATE'; existingTransactionId: string | undefined }
+  | { outcome: Exclude<AdmissionRefusal, LimitRefusal | 'DUPLICATE'> };
+
+/** A row as `admit_payouts` answers it (`RETURNS TABLE (idx int, outcome text, detail jsonb, tx jsonb)`). */
+export interface AdmissionAnswerRow {
+  idx: number;
+  outcome: string;
+  detail: { limit?: number; existingTransactionId?: string } | null;
+  tx: Record<string, unknown> | null;
+}
+
+const isOutcome = (value: string): value is AdmissionOutcome => (ADMISSION_OUTCOMES as readonly string[]).includes(value);
+
+/** THE parse of the admission's answer: an outcome outside ADMISSION_OUTCOMES, or a row without its stored row, is an error here. */
+export function parseAdmissionAnswer(row: AdmissionAnswerRow): AdmissionAnswer {
+  const outcome = row.outcome;
+  if (!isOutcome(outcome)) throw new Error(`admit_payouts answered an unknown outcome: ${outcome}`);
+  switch (outcome) {
+    case 'admitted':
+    case 'failed':
+      if (!row.tx) throw new Error(`admit_payouts answered ${outcome} without its row (item ${row.idx})`);
+      return { outcome, tx: transactionFromJson(row.tx) };
+    case 'PIX_TRANSACTION_LIMIT_EXCEEDED':
+    case 'PIX_DAILY_LIMIT_EXCEEDED':
+    case 'PIX_NIGHT_LIMIT_EXCEEDED':
+      return { outcome, limit: row.detail?.limit === undefined ? undefined : cents(row.detail.limit) };
+    case 'DUPLICATE':
+      return { outcome, existingTransactionId: row.detail?.existingTransactionId };
+    case 'NOT_FOUND':
+    case 'PIX_INVALID_AMOUNT':
+    case 'INSUFFICIENT':
+    case 'BUSY':
+      return { outcome };
+    default:
+      return unreachable(outcome);
+  }
+}
+
+/** An exhaustive switch's default: a case left out is a compile error (its value is not `never`). */
+export function unreachable(value: never): never {
+  throw new Error(`unhandled case: ${String(value)}`);
+}
