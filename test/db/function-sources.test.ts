@@ -121,11 +121,12 @@ describe('migrate applies the function files as versions (issue 28 item 4: an ol
       if (s.returnsTrigger) expect(s.sqlName).toBe(s.name);
       else expect(s.sqlName).toMatch(new RegExp(`^${s.name}_v[0-9a-f]{10}$`));
     }
-    // admit_payouts calls this build's versions of ledger_apply and debit_item_check (which calls
-    // pix_fee's), never the names without a version.
+    // admit_payouts calls this build's versions of ledger_apply and of its phases (the first checks
+    // call debit_item_check's, which calls pix_fee's), never the names without a version.
     const admit = versionOf(folder, 'admit_payouts').statement;
     expect(admit).toContain(`${versionOf(folder, 'ledger_apply').sqlName}(`);
-    expect(admit).toContain(`${versionOf(folder, 'debit_item_check').sqlName}(`);
+    expect(admit).toContain(`${versionOf(folder, 'admission_first_checks').sqlName}(`);
+    expect(versionOf(folder, 'admission_first_checks').statement).toContain(`${versionOf(folder, 'debit_item_check').sqlName}(`);
     expect(versionOf(folder, 'debit_item_check').statement).toContain(`${versionOf(folder, 'pix_fee').sqlName}(`);
     expect(admit).not.toMatch(/(?<![\w$])ledger_apply\s*\(/);
     const recorded = await sql<{ name: string; sha256: string }>`SELECT name, sha256 FROM schema_functions ORDER BY name`.execute(database.db);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADMISSION_OUTCOMES } from '../../src/domain/closed-lists.ts';
@@ -43,12 +43,13 @@ export function exhaustive(answer: AdmissionAnswer): string {
   }
 }
 
-/** The outcome literals the SQL of the admission answers (admit_payouts and the item check it runs). */
+/** The outcome literals the SQL of the admission answers (admit_payouts, its phases' functions, and the item check it runs). */
 function outcomesInSql(): string[] {
-  const admit = readFileSync(path.join(FUNCTIONS_FOLDER, 'admit_payouts.sql'), 'utf8');
+  const phases = readdirSync(FUNCTIONS_FOLDER).filter((f) => f === 'admit_payouts.sql' || f.startsWith('admission_'));
+  const admit = phases.map((f) => readFileSync(path.join(FUNCTIONS_FOLDER, f), 'utf8')).join('\n');
   const check = readFileSync(path.join(FUNCTIONS_FOLDER, 'debit_item_check.sql'), 'utf8');
   return [
-    ...[...admit.matchAll(/res_outcome\[\w+\]\s*:=\s*'(\w+)'/g)].map((m) => m[1]!),
+    ...[...admit.matchAll(/(?:res|p|o)_outcome\[\w+\]\s*:=\s*'(\w+)'/g)].map((m) => m[1]!),
     ...[...check.matchAll(/SELECT\s+'(\w+)'::text/g)].map((m) => m[1]!),
   ];
 }
