@@ -16,7 +16,6 @@ LANGUAGE plpgsql AS $fn$
 DECLARE
   d_av bigint;
   d_bl bigint;
-  d_sys bigint;
   n int := jsonb_array_length(p_entries);
   res_ok boolean[] := array_fill(false, ARRAY[n]);
   res_av bigint[] := array_fill(NULL::bigint, ARRAY[n]);
@@ -32,10 +31,10 @@ DECLARE
   cur_bl bigint;
 BEGIN
   CASE p_op
-    WHEN 'hold' THEN d_av := -1; d_bl := 1; d_sys := 0;
-    WHEN 'settle' THEN d_av := 0; d_bl := -1; d_sys := 1;
-    WHEN 'release' THEN d_av := 1; d_bl := -1; d_sys := 0;
-    WHEN 'credit' THEN d_av := 1; d_bl := 0; d_sys := -1;
+    WHEN 'hold' THEN d_av := -1; d_bl := 1;
+    WHEN 'settle' THEN d_av := 0; d_bl := -1;
+    WHEN 'release' THEN d_av := 1; d_bl := -1;
+    WHEN 'credit' THEN d_av := 1; d_bl := 0;
     ELSE RAISE EXCEPTION 'ledger_apply: unknown operation %', p_op;
   END CASE;
   IF n = 0 THEN RETURN; END IF;
@@ -101,23 +100,7 @@ BEGIN
   END LOOP;
 
   -- The postings of every applied entry: one journal each, summing to zero.
-  INSERT INTO postings (account_id, bucket, ledger_account, transaction_id, delta, reason, journal_id, created_at)
-  SELECT p.account_id, p.bucket, p.ledger_account, s.tx, p.delta, s.reason, s.journal, p_now
-    FROM (
-      SELECT (x->>'accountId')::bigint AS account_id, (x->>'amount')::bigint AS amount,
-             COALESCE((x->>'fee')::bigint, 0) AS fee, x->>'counter' AS counter,
-             (x->>'transactionId')::bigint AS tx, x->>'reason' AS reason, gen_random_uuid() AS journal,
-             COALESCE((x->>'unposted')::boolean, false) AS unposted
-        FROM jsonb_array_elements(p_entries) WITH ORDINALITY AS t (x, o)
-       WHERE res_ok[o]
-    ) s
-    CROSS JOIN LATERAL (VALUES
-      (s.account_id, 'available', NULL::text, CASE WHEN NOT s.unposted THEN d_av * s.amount WHEN d_sys = 1 THEN -s.amount ELSE 0 END),
-      (s.account_id, 'blocked', NULL::text, CASE WHEN s.unposted THEN 0 ELSE d_bl * s.amount END),
-      (NULL::bigint, NULL::text, 'fee_revenue', CASE WHEN d_sys = 0 THEN 0 ELSE s.fee END),
-      (NULL::bigint, NULL::text, s.counter, CASE d_sys WHEN 1 THEN s.amount - s.fee WHEN -1 THEN -(s.amount + s.fee) ELSE 0 END)
-    ) AS p (account_id, bucket, ledger_account, delta)
-   WHERE p.delta <> 0;
+  PERFORM ledger_post(p_op, p_entries, res_ok, p_now);
 
   RETURN QUERY SELECT g.i, res_ok[g.i], res_av[g.i], res_bl[g.i], res_err[g.i] FROM generate_series(1, n) AS g (i);
 END
