@@ -76,28 +76,8 @@ BEGIN
   END LOOP;
 
   -- Accounts whose sum did not fit: entry by entry, in order.
-  FOR i IN 1..n LOOP
-    e := p_entries -> (i - 1);
-    acc := (e->>'accountId')::bigint;
-    CONTINUE WHEN res_ok[i];
-    CONTINUE WHEN final_bal ? acc::text;
-    amt := (e->>'amount')::bigint;
-    UPDATE accounts a
-       SET available = a.available + d_av * amt, blocked = a.blocked + d_bl * amt, updated_at = p_now
-     WHERE a.id = acc AND a.available + d_av * amt >= 0 AND a.blocked + d_bl * amt >= 0
-    RETURNING a.available, a.blocked INTO cur_av, cur_bl;
-    IF FOUND THEN
-      res_ok[i] := true;
-      res_av[i] := cur_av;
-      res_bl[i] := cur_bl;
-    ELSIF NOT EXISTS (SELECT 1 FROM accounts WHERE id = acc) THEN
-      res_err[i] := 'ACCOUNT_NOT_FOUND';
-    ELSIF d_av < 0 THEN
-      res_err[i] := 'INSUFFICIENT_FUNDS';
-    ELSE
-      res_err[i] := 'INSUFFICIENT_BLOCKED';
-    END IF;
-  END LOOP;
+  SELECT x.p_ok, x.p_av, x.p_bl, x.p_err INTO res_ok, res_av, res_bl, res_err
+    FROM ledger_apply_singly(p_entries, d_av, d_bl, p_now, final_bal, res_ok, res_av, res_bl, res_err) x;
 
   -- The postings of every applied entry: one journal each, summing to zero.
   PERFORM ledger_post(p_op, p_entries, res_ok, p_now);
