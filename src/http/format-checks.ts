@@ -4,7 +4,7 @@ import { centsFromDecimalString, MAX_AMOUNT } from '../domain/money.ts';
 import { bankByIspb } from '../domain/banks.ts';
 import { detectDictKey, directoryKey, splitDictKey, validatePublicKey, type DictKeyType, type PublicKeyType, type SplitKeyType } from '../domain/pix-keys.ts';
 import { webhookRegistrationProblems, type Mode } from '../webhooks/url-policy.ts';
-import { DICT_KEY_TYPES, PUBLIC_KEY_TYPES } from '../domain/closed-lists.ts';
+import { DICT_KEY_TYPES, PUBLIC_KEY_TYPES, SPLIT_KEY_TYPES } from '../domain/closed-lists.ts';
 
 /**
  * The domain's format rules (check digits, key formats, amount and date ranges) as schema formats and
@@ -91,7 +91,7 @@ export interface PixKeyRule {
 }
 
 const PUBLIC_TYPES = new Set<string>(PUBLIC_KEY_TYPES);
-const SPLIT_TYPES = new Set(['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'RANDOM']);
+const SPLIT_TYPES = new Set<string>(SPLIT_KEY_TYPES);
 const DICT_TYPES = new Set<string>(DICT_KEY_TYPES);
 
 function pixKeyProblem(rule: PixKeyRule, key: string, type: string): string | undefined {

@@ -7,10 +7,11 @@ import type { ApiContext } from '../../route-contexts.ts';
 import { toPartsPerMillion, toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount, Document, ScenarioHeaders } from '../../schemas/common.ts';
+import { SPLIT_KEY_TYPES } from '../../../domain/closed-lists.ts';
 
 const Split = Type.Object({
   pixKey: Type.String({ minLength: 1, maxLength: 255 }),
-  pixKeyType: Type.Union([Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('CPF'), Type.Literal('CNPJ'), Type.Literal('RANDOM')]),
+  pixKeyType: Type.Union(SPLIT_KEY_TYPES.map((v) => Type.Literal(v))),
   name: Type.String({ minLength: 1, maxLength: 255 }),
   document: Document(),
   type: Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]),
