@@ -13,6 +13,13 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TRANSACTION_STATUSES = ['PENDING', 'CONFIRMED', 'ERROR'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
+/**
+ * The statuses a transaction ends in: a PENDING one moves once, to one of these, and never again
+ * (every finishing statement is conditional on status = 'PENDING').
+ */
+export const FINAL_TRANSACTION_STATUSES = ['CONFIRMED', 'ERROR'] as const satisfies readonly Exclude<TransactionStatus, 'PENDING'>[];
+export type FinalTransactionStatus = (typeof FINAL_TRANSACTION_STATUSES)[number];
+
 /** What a transaction is: money in (PAYMENT), out (WITHDRAW), and the two refund directions. */
 export const TRANSACTION_KINDS = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

@@ -94,3 +94,12 @@ export function partsPerMillionFromPercent(percent: number): number | undefined 
 export function percentFromBasisPoints(basisPoints: number): number {
   return basisPoints / 100;
 }
+
+/**
+ * The maximum in the words of the edges, all derived from MAX_AMOUNT (its one home): the JSON schemas'
+ * `maximum` (999999999.99), the compatible family's text ("999999999.99") and the refusal's
+ * ("999,999,999.99"). admit_payouts gets MAX_AMOUNT as its p_max_amount.
+ */
+export const MAX_AMOUNT_BRL: number = toBrlNumber(MAX_AMOUNT);
+export const MAX_AMOUNT_TEXT: string = toDecimalString(MAX_AMOUNT);
+export const MAX_AMOUNT_GROUPED: string = MAX_AMOUNT_TEXT.replace(/\B(?=(\d{3})+\.)/g, ',');

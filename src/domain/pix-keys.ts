@@ -1,5 +1,5 @@
 import { isValidCnpj, isValidCpf } from './documents.ts';
-import type { DictKeyType, PublicKeyType, SplitKeyType } from './closed-lists.ts';
+import { PUBLIC_KEY_TYPES, type DictKeyType, type PublicKeyType, type SplitKeyType } from './closed-lists.ts';
 
 /**
  * PIX keys in the two families' spellings. The public family sends a key plus its type, without
@@ -133,7 +133,7 @@ export function splitDictKey(key: string, type: SplitKeyType): DictKey | undefin
   return dict;
 }
 
-const PUBLIC_KEY_TYPES = new Set<string>(['DOCUMENT', 'RANDOM', 'EMAIL', 'PHONE']);
+const PUBLIC_KEY_TYPE_SET = new Set<string>(PUBLIC_KEY_TYPES);
 
 /**
  * A key typed in either family's words (DICT's CPF/CNPJ/EMAIL/PHONE/EVP or the public DOCUMENT/RANDOM/
@@ -145,6 +145,6 @@ export function directoryKey(key: string, type: DictKeyType | PublicKeyType): Di
     dict !== undefined &&
     (dict.type === type || (type === 'DOCUMENT' && (dict.type === 'CPF' || dict.type === 'CNPJ')) || (type === 'RANDOM' && dict.type === 'EVP'));
   if (sameType) return dict;
-  if (PUBLIC_KEY_TYPES.has(type)) return toDictKey(key, type as PublicKeyType);
+  if (PUBLIC_KEY_TYPE_SET.has(type)) return toDictKey(key, type as PublicKeyType);
   return undefined;
 }

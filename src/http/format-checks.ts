@@ -1,10 +1,10 @@
 import type { Ajv, ErrorObject } from 'ajv';
 import { isValidCnpj, isValidCpf } from '../domain/documents.ts';
-import { centsFromDecimalString, MAX_AMOUNT } from '../domain/money.ts';
+import { centsFromDecimalString, MAX_AMOUNT, MAX_AMOUNT_TEXT } from '../domain/money.ts';
 import { bankByIspb } from '../domain/banks.ts';
 import { detectDictKey, directoryKey, splitDictKey, validatePublicKey, type DictKeyType, type PublicKeyType, type SplitKeyType } from '../domain/pix-keys.ts';
 import { webhookRegistrationProblems, type Mode } from '../webhooks/url-policy.ts';
-import { DICT_KEY_TYPES, PUBLIC_KEY_TYPES } from '../domain/closed-lists.ts';
+import { DICT_KEY_TYPES, PUBLIC_KEY_TYPES, SPLIT_KEY_TYPES } from '../domain/closed-lists.ts';
 
 /**
  * The domain's format rules (check digits, key formats, amount and date ranges) as schema formats and
@@ -66,7 +66,7 @@ export const formatChecks: Record<string, { validate: (value: string) => boolean
   'refund-external-id': { validate: isRefundExternalId, message: 'must be 1 to 35 printable characters, without spaces at either end' },
   // The sandbox's participant directory: a payer or key holder must be at a known PIX participant.
   'pix-participant': { validate: (v) => bankByIspb(v) !== undefined, message: 'must be the ISPB of a known PIX participant' },
-  'decimal-amount': { validate: isDecimalAmount, message: 'must be an amount from 0.01 to 999999999.99 written with two decimals (e.g. "10.00")' },
+  'decimal-amount': { validate: isDecimalAmount, message: `must be an amount from 0.01 to ${MAX_AMOUNT_TEXT} written with two decimals (e.g. "10.00")` },
   // ajv-formats' `date` and `date-time` replaced: every input date is bounded (year 9999 once reached SQL).
   date: { validate: isBoundedDate, message: `must be an ISO 8601 date (YYYY-MM-DD) from ${FIRST_DATE} to ${LAST_DATE}` },
   'date-time': { validate: isBoundedDateTime, message: `must be an ISO 8601 date-time with a time zone, from ${FIRST_DATE} to ${LAST_DATE}` },
@@ -91,7 +91,7 @@ export interface PixKeyRule {
 }
 
 const PUBLIC_TYPES = new Set<string>(PUBLIC_KEY_TYPES);
-const SPLIT_TYPES = new Set(['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'RANDOM']);
+const SPLIT_TYPES = new Set<string>(SPLIT_KEY_TYPES);
 const DICT_TYPES = new Set<string>(DICT_KEY_TYPES);
 
 function pixKeyProblem(rule: PixKeyRule, key: string, type: string): string | undefined {

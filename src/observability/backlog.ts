@@ -4,12 +4,13 @@ import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../domain/clock.ts';
 import type { DB } from '../db/schema.ts';
+import { DEBIT_KINDS } from '../domain/closed-lists.ts';
 
 /** The longest one scrape's backlog query may run (SET LOCAL statement_timeout); past it the scrape answers without it. */
 export const BACKLOG_QUERY_MS = 2_000;
 
 /** Payouts: every debit the network settles, cash-outs and devoluções we pay (as GET /admin/network/status counts them). */
-const PAYOUT_KINDS = ['WITHDRAW', 'REFUND_IN'] as const;
+const PAYOUT_KINDS = DEBIT_KINDS;
 const DAY_MS = 86_400_000;
 
 export interface Backlog {

@@ -12,6 +12,7 @@ import type { MedService } from './med/med.service.ts';
 import type { DepositService } from './sandbox/deposit.service.ts';
 import type { Settlement } from './settlement/settlement.service.ts';
 import type { SuspenseService } from './suspense/suspense.service.ts';
+import { isFinalMedStatus } from './med/med-state-machine.ts';
 
 /**
  * The one sink of whatever network adapter runs (the container subscribes it once): each notice
@@ -42,7 +43,7 @@ export function createNetworkSink(deps: {
       deps.logger.warn({ reference: move.reference }, 'the network moved a MED we never opened');
       return undefined;
     }
-    if (med.status === move.to || med.status === 'CANCELLED' || med.status === 'ANALYZED') return undefined;
+    if (med.status === move.to || isFinalMedStatus(med.status)) return undefined;
     const step = (to: string, extra: { analysisResult?: string; analysisDetails?: string } = {}) =>
       infractions.onInfractionUpdated({ accountId: med.account_id, medId: med.id, to, ...extra }).catch((error: unknown) => {
         // Another delivery moved it first: the state machine refuses the repeat, which is fine.

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { PixNetwork } from '../network/pix-network.ts';
 import type { SuspenseService } from './suspense/suspense.service.ts';
+import { DEBIT_KINDS } from '../domain/closed-lists.ts';
 
 /**
  * The operator's view of the PIX network (GET /admin/network/status): which adapter, the
@@ -17,7 +18,7 @@ export function createNetworkStatus<Health>(deps: { db: Kysely<DB>; network: Pic
         .selectFrom('transactions')
         .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
         .where('status', '=', 'PENDING')
-        .where('kind', 'in', ['WITHDRAW', 'REFUND_IN'])
+        .where('kind', 'in', DEBIT_KINDS)
         .executeTakeFirstOrThrow(),
       deps.suspense.open(),
       deps.provider?.health(),

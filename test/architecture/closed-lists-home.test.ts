@@ -25,13 +25,18 @@ const closedLists: Array<{ name: string; values: readonly string[] }> = (Object.
   .filter((entry): entry is [string, readonly string[]] => Array.isArray(entry[1]) && entry[1].every((v: unknown) => typeof v === 'string'))
   .map(([name, values]) => ({ name, values }));
 
-/** Unions of two or more string literals, as written: `'A' | 'B' | 'C'`. */
+/**
+ * A list re-typed: a union of two or more string literals (`'A' | 'B' | 'C'`), an array of them
+ * (`['A', 'B', 'C']`, in any order), or a TypeBox union of their literals.
+ */
 const UNION = /'[A-Za-z_]+'(?:\s*\|\s*'[A-Za-z_]+')+/g;
+const ARRAY = /\[\s*'[A-Za-z_]+'(?:\s*,\s*'[A-Za-z_]+')+\s*,?\s*\]/g;
+const LITERALS = /Type\.Union\(\[\s*Type\.Literal\('[A-Za-z_]+'\)(?:\s*,\s*Type\.Literal\('[A-Za-z_]+'\))+/g;
 
 function retyped(text: string): Array<{ union: string; list: string }> {
   const found: Array<{ union: string; list: string }> = [];
-  for (const match of text.matchAll(UNION)) {
-    const members = match[0].split('|').map((m) => m.trim().slice(1, -1));
+  for (const match of [...text.matchAll(UNION), ...text.matchAll(ARRAY), ...text.matchAll(LITERALS)]) {
+    const members = [...match[0].matchAll(/'([A-Za-z_]+)'/g)].map((m) => m[1]!);
     // The whole list (a narrower union of some of its values is a type of its own).
     const list = closedLists.find((l) => members.length === l.values.length && members.every((m) => l.values.includes(m)));
     if (list) found.push({ union: match[0], list: list.name });
@@ -51,5 +56,13 @@ describe('closed lists have one home', () => {
     expect(retyped("type S = 'ERROR' | 'PENDING' | 'CONFIRMED';\ntype T = 'PENDING' | 'CONFIRMED';\nconst mode: 'sandbox' | 'production' = x;")).toEqual([
       { union: "'ERROR' | 'PENDING' | 'CONFIRMED'", list: 'TRANSACTION_STATUSES' },
     ]);
+  });
+
+  it('the check finds a list re-typed as an array (any order) or as a TypeBox union of literals, and leaves part of a list alone', () => {
+    expect(retyped("const K = ['REFUND_IN', 'WITHDRAW'] as const;\nconst C = new Set(['PAYMENT', 'REFUND_OUT']);")).toEqual([{ union: "['REFUND_IN', 'WITHDRAW']", list: 'DEBIT_KINDS' }]);
+    expect(retyped("status: Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')]),")).toEqual([
+      { union: "Type.Union([Type.Literal('OPEN'), Type.Literal('RECEIVED'), Type.Literal('CANCELLED'), Type.Literal('ANALYZED')", list: 'MED_STATUSES' },
+    ]);
+    expect(retyped("status: Type.Union([Type.Literal('OPEN'), Type.Literal('ASSIGNED')])")).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { MAX_AMOUNT, toDecimalString } from '../money.ts';
+import { MAX_AMOUNT, MAX_AMOUNT_TEXT, toDecimalString } from '../money.ts';
 import type { Cents } from '../money.ts';
 import { MAX_CITY_LENGTH, MAX_KEY_OR_URL_LENGTH, MAX_NAME_LENGTH, PIX_GUI } from './brcode.ts';
 import { crc16 } from './crc16.ts';
@@ -55,7 +55,7 @@ function emvName(text: string, max: number): string {
 function amountField(amount: Cents | undefined): string {
   if (amount === undefined) return '';
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) {
-    throw new RangeError(`A BR Code amount must be 0.01 to 999999999.99: ${amount} cents`);
+    throw new RangeError(`A BR Code amount must be 0.01 to ${MAX_AMOUNT_TEXT}: ${amount} cents`);
   }
   return tlv('54', toDecimalString(amount));
 }

@@ -1,3 +1,4 @@
+import { MAX_AMOUNT_GROUPED } from '../money.ts';
 import type { ErrorSpec } from './error-spec.ts';
 
 /** Business codes of the payment routes (cash-out, cash-in, refunds). */
@@ -9,7 +10,7 @@ export const pixErrors = {
   },
   PIX_INVALID_AMOUNT: {
     status: 400,
-    message: 'The amount is invalid: above 999,999,999.99, or the fee leaves nothing to pay.',
+    message: `The amount is invalid: above ${MAX_AMOUNT_GROUPED}, or the fee leaves nothing to pay.`,
     userMessage: 'Valor inválido para a operação.',
   },
   PIX_TRANSACTION_LIMIT_EXCEEDED: {

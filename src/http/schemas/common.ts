@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { scenarioHeaderDescription } from '../../domain/sandbox-scenarios.ts';
+import { MAX_AMOUNT_BRL, MAX_AMOUNT_TEXT } from '../../domain/money.ts';
 
 /** A BRL amount as a JSON number: at least 0.01, at most 2 decimals (checked exactly, never rounded). */
 export const Amount = (options: { description?: string } = {}) =>
-  Type.Number({ format: 'money', minimum: 0.01, maximum: 999_999_999.99, ...options });
+  Type.Number({ format: 'money', minimum: 0.01, maximum: MAX_AMOUNT_BRL, ...options });
 
 /** A BRL amount that may be zero (fees, limits). */
 export const AmountOrZero = (options: { description?: string } = {}) =>
-  Type.Number({ format: 'money', minimum: 0, maximum: 999_999_999.99, ...options });
+  Type.Number({ format: 'money', minimum: 0, maximum: MAX_AMOUNT_BRL, ...options });
 
 export const Percent = Type.Number({ format: 'money', minimum: 0, maximum: 100, description: 'percent, 10 means 10%' });
 
@@ -42,7 +43,7 @@ export const Document = (options: { description?: string } = {}) =>
 
 /** A compatible-family amount: a string with two decimals, 0.01 to 999999999.99 ("123.45"). */
 export const DecimalAmount = (options: { description?: string } = {}) =>
-  Type.String({ format: 'decimal-amount', maxLength: 13, description: 'BRL with exactly two decimals, 0.01 to 999999999.99', ...options });
+  Type.String({ format: 'decimal-amount', maxLength: 13, description: `BRL with exactly two decimals, 0.01 to ${MAX_AMOUNT_TEXT}`, ...options });
 
 /** The 8-digit ISPB of a PIX participant the sandbox knows. */
 export const ParticipantIspb = () => Type.String({ format: 'pix-participant', maxLength: 8, description: '8-digit ISPB of a known PIX participant' });

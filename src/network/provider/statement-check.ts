@@ -7,6 +7,7 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { NetworkClearingAccount } from '../../ledger/chart.ts';
 import { ProviderAuthRefused, ProviderUnavailable, type ProviderApi } from './provider-api.ts';
 import type { BalanceAnswer } from './types.ts';
+import { DEBIT_KINDS } from '../../domain/closed-lists.ts';
 
 export const STATEMENT_CHECK = 'provider.statement_check';
 const DAY_MS = 86_400_000;
@@ -48,7 +49,7 @@ export function createStatementCheck(deps: { db: Kysely<DB>; clock: Clock; api: 
       .selectFrom('transactions')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('status', '=', 'PENDING')
-      .where('kind', 'in', ['WITHDRAW', 'REFUND_IN'])
+      .where('kind', 'in', DEBIT_KINDS)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

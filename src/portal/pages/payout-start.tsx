@@ -1,8 +1,10 @@
 /** @jsxImportSource hono/jsx */
-import type { PublicKeyType } from '../../domain/pix-keys.ts';
+import { PUBLIC_KEY_TYPES, type PublicKeyType } from '../../domain/closed-lists.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
 
-export const KEY_TYPES: PublicKeyType[] = ['RANDOM', 'DOCUMENT', 'EMAIL', 'PHONE'];
+/** The form's order of the public key types (every one has its place, or this does not compile). */
+const FORM_ORDER = { RANDOM: 0, DOCUMENT: 1, EMAIL: 2, PHONE: 3 } as const satisfies Record<PublicKeyType, number>;
+export const KEY_TYPES: readonly PublicKeyType[] = [...PUBLIC_KEY_TYPES].sort((a, b) => FORM_ORDER[a] - FORM_ORDER[b]);
 
 /** What the member typed on the payout form. */
 export interface PayoutForm {

@@ -3,6 +3,7 @@ import { centsFromNumber } from '../../domain/money.ts';
 import { memberAccountId, render, type PortalRoutes } from '../context.ts';
 import { brl, dateTime } from '../format.ts';
 import { medStatusText, Page } from '../layout.tsx';
+import { isFinalMedStatus } from '../../services/med/med-state-machine.ts';
 
 const MED_ANALYSIS_DAYS = 7;
 
@@ -36,7 +37,7 @@ export const medRoutes: PortalRoutes = (app, s) => {
                 {result.data.map((m) => {
                   const opened = new Date(m.createdAt);
                   const due = new Date(opened.getTime() + MED_ANALYSIS_DAYS * 86_400_000);
-                  const open = m.status === 'OPEN' || m.status === 'RECEIVED';
+                  const open = !isFinalMedStatus(m.status);
                   return (
                     <tr>
                       <td>

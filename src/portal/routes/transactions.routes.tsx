@@ -8,9 +8,10 @@ import { Page } from '../layout.tsx';
 import { TransactionPage } from '../pages/transaction-page.tsx';
 import { TransactionTable } from '../pages/transactions.tsx';
 import { refundableNow } from './refunds.routes.tsx';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../domain/closed-lists.ts';
 
-const KINDS: TransactionKind[] = ['PAYMENT', 'WITHDRAW', 'REFUND_IN', 'REFUND_OUT'];
-const STATUSES: TransactionStatus[] = ['PENDING', 'CONFIRMED', 'ERROR'];
+const KINDS: readonly TransactionKind[] = TRANSACTION_KINDS;
+const STATUSES: readonly TransactionStatus[] = TRANSACTION_STATUSES;
 const PAGE_SIZE = 25;
 
 /** The member's transactions (filtered, paged, through the same service as the API) and each one's page. */

@@ -26,7 +26,7 @@ export const MED_MOVES: readonly MedMove[] = [
   { from: 'RECEIVED', to: 'CANCELLED', analysisResult: null, effect: 'release', event: null },
 ];
 
-export const MED_STATUSES: readonly MedStatus[] = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'];
+export { MED_STATUSES } from '../../domain/closed-lists.ts';
 
 /** The move from `from` to `to` with that result, or undefined when the state machine forbids it. */
 export function findMedMove(from: MedStatus, to: MedStatus, analysisResult: MedAnalysisResult | null): MedMove | undefined {

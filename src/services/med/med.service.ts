@@ -20,6 +20,7 @@ import { medView, type MedView } from './med-view.ts';
 import { medsRepo, type MedFilter, type MedRow } from './meds.repo.ts';
 import { transact } from '../../db/transact.ts';
 import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
+import { MED_ANALYSIS_RESULTS, MED_STATUSES } from '../../domain/closed-lists.ts';
 
 /**
  * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
@@ -189,8 +190,8 @@ export function createMedService(deps: {
     };
   }
 
-  const STATUSES = ['OPEN', 'RECEIVED', 'CANCELLED', 'ANALYZED'] as const;
-  const RESULTS = ['APPROVED', 'REJECTED'] as const;
+  const STATUSES = MED_STATUSES;
+  const RESULTS = MED_ANALYSIS_RESULTS;
   /**
    * The network's notices, judged like any other input: unknown codes are refused, never guessed.
    * A provider may report infractions on PIX this service does not know: they are kept,

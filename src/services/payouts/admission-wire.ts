@@ -61,7 +61,8 @@ export function admissionItem<O extends DebitOrigin>(
 
 /** The refusals the admission answers (every outcome but the two that store a row). */
 export type AdmissionRefusal = Exclude<AdmissionOutcome, 'admitted' | 'failed'>;
-type LimitRefusal = 'PIX_TRANSACTION_LIMIT_EXCEEDED' | 'PIX_DAILY_LIMIT_EXCEEDED' | 'PIX_NIGHT_LIMIT_EXCEEDED';
+/** The limit refusals (they carry the limit): PIX_TRANSACTION_, PIX_DAILY_ and PIX_NIGHT_LIMIT_EXCEEDED. */
+type LimitRefusal = Extract<AdmissionRefusal, `PIX_${string}_LIMIT_EXCEEDED`>;
 
 /** One answer of the admission, parsed: a stored row, or a refusal with its details. */
 export type AdmissionAnswer =

@@ -5,7 +5,7 @@ import { fn } from '../../db/function-sources.ts';
 import { DatabaseUnavailableError } from '../../db/db-faults.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
-import { MAX_AMOUNT, toBrlNumber } from '../../domain/money.ts';
+import { MAX_AMOUNT, MAX_AMOUNT_GROUPED, toBrlNumber } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -98,7 +98,7 @@ export function createPayoutAdmission(deps: {
       case 'NOT_FOUND':
         return new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
       case 'PIX_INVALID_AMOUNT':
-        return new DomainError('PIX_INVALID_AMOUNT', undefined, 'The amount plus the fee is above 999,999,999.99');
+        return new DomainError('PIX_INVALID_AMOUNT', undefined, `The amount plus the fee is above ${MAX_AMOUNT_GROUPED}`);
       case 'PIX_TRANSACTION_LIMIT_EXCEEDED':
       case 'PIX_DAILY_LIMIT_EXCEEDED':
       case 'PIX_NIGHT_LIMIT_EXCEEDED':

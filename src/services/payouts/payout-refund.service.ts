@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId, newUuidV4 } from '../../domain/ids.ts';
@@ -10,6 +10,8 @@ import type { Ledger } from '../../ledger/ledger.ts';
 import type { Outbox } from '../../webhooks/outbox.ts';
 import { parentTransaction, transactionEvent } from '../../webhooks/payloads/transaction-event.ts';
 import { transact } from '../../db/transact.ts';
+import { remainingRefundable } from '../refunds/refund-rules.ts';
+import { reserveRefundable } from '../refunds/refunds.repo.ts';
 
 /**
  * The receiving bank returns part or all of a confirmed payout (sandbox): a CONFIRMED "Refund out"
@@ -34,18 +36,11 @@ export function createPayoutRefundService(deps: {
         const already = await trx.selectFrom('transactions').selectAll().where('parent_id', '=', payout.id).where('kind', '=', 'REFUND_OUT').where('end_to_end_id', '=', returnEndToEndId).executeTakeFirst();
         if (already) return already;
       }
-      const updated = await trx
-        .updateTable('transactions')
-        .set({ refunded_amount: sql`refunded_amount + ${amount}`, updated_at: deps.clock.now() })
-        .where('id', '=', payout.id)
-        .where('status', '=', 'CONFIRMED')
-        .where(sql<boolean>`refunded_amount + ${amount} <= original_amount`)
-        .returningAll()
-        .executeTakeFirst();
+      const updated = await reserveRefundable(trx, payout.id, amount, { status: 'CONFIRMED', at: deps.clock.now() });
       if (!updated) {
         if (payout.status !== 'CONFIRMED') throw new DomainError('PAYOUT_NOT_REFUNDABLE', { status: payout.status });
         throw new DomainError('PAYOUT_REFUND_EXCEEDS_PAYOUT', {
-          remainingAmountForRefund: toBrlNumber(cents(payout.original_amount - payout.refunded_amount)),
+          remainingAmountForRefund: toBrlNumber(remainingRefundable(payout)),
         });
       }
       const now = deps.clock.now();
@@ -75,7 +70,7 @@ export function createPayoutRefundService(deps: {
       });
       const credited = await deps.ledger.creditOne(trx, { accountId, amount, transactionId: refundTx.id, reason: 'payout_refund', counter: deps.networkAccount });
       if (!credited.ok) throw new Error(`payout refund credit: ${credited.error}`);
-      const remaining = cents(updated.original_amount - updated.refunded_amount);
+      const remaining = remainingRefundable(updated);
       await deps.outbox.emit(trx, {
         accountId,
         type: 'refund_out',

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
+import type { TransactionStatus } from '../../domain/closed-lists.ts';
 import type { Cents } from '../../domain/money.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
@@ -6,6 +7,23 @@ import type { RefundsTable } from '../../db/schema/refunds.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 export type RefundRow = Selectable<RefundsTable>;
+
+/**
+ * THE refundable reservation (its one home; the schema's CHECK refunded_amount <= original_amount is
+ * its guard, test/db/single-home-rules.test.ts): `amount` more of the original's amount is reserved in
+ * ONE conditional statement, so two concurrent refunds can never together pass the original amount.
+ * `status`: only while the original has it (a payout returned by its bank: CONFIRMED). Answers the
+ * updated original, or undefined when the amount does not fit (or the status differs).
+ */
+export function reserveRefundable(db: Db, originalId: number, amount: Cents, options: { status?: TransactionStatus; at?: Date } = {}): Promise<TransactionRow | undefined> {
+  let update = db
+    .updateTable('transactions')
+    .set({ refunded_amount: sql`refunded_amount + ${amount}`, ...(options.at ? { updated_at: options.at } : {}) })
+    .where('id', '=', originalId)
+    .where(sql<boolean>`refunded_amount + ${amount} <= original_amount`);
+  if (options.status) update = update.where('status', '=', options.status);
+  return update.returningAll().executeTakeFirst();
+}
 
 /** SQL of refunds: the reservation on the original, the refund rows, and lookups by devolucao id. */
 export const refundsRepo = {
@@ -15,14 +33,7 @@ export const refundsRepo = {
    * or undefined when the amount does not fit.
    */
   async reserve(db: Db, originalId: number, amount: Cents): Promise<Cents | undefined> {
-    const row = await db
-      .updateTable('transactions')
-      .set({ refunded_amount: sql`refunded_amount + ${amount}` })
-      .where('id', '=', originalId)
-      .where(sql<boolean>`refunded_amount + ${amount} <= original_amount`)
-      .returning('refunded_amount')
-      .executeTakeFirst();
-    return row?.refunded_amount;
+    return (await reserveRefundable(db, originalId, amount))?.refunded_amount;
   },
 
   /** Gives a reservation back (the refund ended in ERROR). */

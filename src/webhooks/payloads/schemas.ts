@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MED_EVENT_NAMES } from '../../domain/closed-lists.ts';
+import { MED_EVENT_NAMES, TRANSACTION_EVENT_NAMES } from '../../domain/closed-lists.ts';
 import { Med } from './med.ts';
 
 /**
@@ -35,7 +35,7 @@ const ParentTransaction = Type.Object({
 
 export const TransactionEventPayload = Type.Object(
   {
-    event: Type.Union([Type.Literal('CashIn'), Type.Literal('CashOut'), Type.Literal('CashInReversal'), Type.Literal('CashOutReversal')]),
+    event: Type.Union(TRANSACTION_EVENT_NAMES.map((v) => Type.Literal(v))),
     status: Type.String({ examples: ['CONFIRMED'], description: 'PENDING, CONFIRMED or ERROR' }),
     transactionType: Type.Literal('PIX'),
     movementType: Type.Union([Type.Literal('CREDIT'), Type.Literal('DEBIT')]),

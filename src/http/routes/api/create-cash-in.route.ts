@@ -7,14 +7,16 @@ import type { ApiContext } from '../../route-contexts.ts';
 import { toPartsPerMillion, toCents } from '../../money-edge.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Amount, Document, ScenarioHeaders } from '../../schemas/common.ts';
+import { SPLIT_KEY_TYPES } from '../../../domain/closed-lists.ts';
+import { MAX_AMOUNT_BRL } from '../../../domain/money.ts';
 
 const Split = Type.Object({
   pixKey: Type.String({ minLength: 1, maxLength: 255 }),
-  pixKeyType: Type.Union([Type.Literal('EMAIL'), Type.Literal('PHONE'), Type.Literal('CPF'), Type.Literal('CNPJ'), Type.Literal('RANDOM')]),
+  pixKeyType: Type.Union(SPLIT_KEY_TYPES.map((v) => Type.Literal(v))),
   name: Type.String({ minLength: 1, maxLength: 255 }),
   document: Document(),
   type: Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]),
-  value: Type.Number({ minimum: 0.01, maximum: 999_999_999.99, description: 'FIXED: BRL with at most 2 decimals; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100, with at most 4 decimals' }),
+  value: Type.Number({ minimum: 0.01, maximum: MAX_AMOUNT_BRL, description: 'FIXED: BRL with at most 2 decimals; PERCENTAGE: percent of the gross amount (10 = 10%), at most 100, with at most 4 decimals' }),
   immediate: Type.Optional(Type.Boolean({ default: false })),
 }, { 'x-pix-key': { key: 'pixKey', type: 'pixKeyType', family: 'split' } });
 

@@ -7,6 +7,7 @@ import type { RouteModule } from '../../app-types.ts';
 import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
+import { TRANSACTION_STATUSES } from '../../../domain/closed-lists.ts';
 
 const S = Type.String();
 const N = Type.Union([Type.String(), Type.Null()]);
@@ -16,7 +17,7 @@ const TransactionPoll = Type.Object({
   id: S,
   externalId: N,
   type: Type.Union(['PAYMENT', 'REFUND_IN', 'REFUND_OUT', 'WITHDRAW', 'TRANSFER'].map((v) => Type.Literal(v))),
-  status: Type.Union(['PENDING', 'CONFIRMED', 'ERROR'].map((v) => Type.Literal(v))),
+  status: Type.Union(TRANSACTION_STATUSES.map((v) => Type.Literal(v))),
   originalAmount: Brl(),
   feeAmount: Brl(),
   finalAmount: Brl(),
