@@ -30,6 +30,8 @@ import { createTwoFactorService } from './services/portal/two-factor.service.ts'
 import { createTokenGrantService } from './services/auth/token-grant.service.ts';
 import { createTokenService } from './services/auth/token.service.ts';
 import { createSandboxClockStore } from './services/sandbox/sandbox-clock.ts';
+import { accountAwareClock } from './services/test-clocks/account-time.ts';
+import { createTestClocks } from './services/test-clocks/test-clock.service.ts';
 import { createDepositService } from './services/sandbox/deposit.service.ts';
 import { registerPayoutBatchMetrics } from './services/payouts/batch-metrics.ts';
 import { createOutgoingPayouts } from './services/payouts/outgoing-payout.ts';
@@ -133,15 +135,19 @@ export async function createContainer(config: Config, options: ContainerOptions 
       : undefined;
   const reads = createReadRouting({ primary: db, replica: readReplica, logger });
   registerReplicaLagMetric(metrics.registry, readReplica);
-  const ledger = createLedger({ clock });
-  const outbox = createOutbox({ clock });
+  // The time rules of accounts (issue 29 item 3): an account on a sandbox test clock sees that clock's
+  // time (services/test-clocks/account-time.ts); service concerns (tokens, limits of requests,
+  // sessions, leases) keep `clock`.
+  const accountClock = accountAwareClock(clock);
+  const ledger = createLedger({ clock: accountClock });
+  const outbox = createOutbox({ clock: accountClock });
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
   // The PIX network (PIX_NETWORK): the sandbox simulator, whose routes drive it, or the upstream
   // provider of production (src/network/provider/: a pooled account at a provider).
   const sandboxNetwork =
     config.mode === 'sandbox'
       ? createSandboxNetwork({
-          db, clock, scheduler,
+          db, clock: accountClock, scheduler,
           settlementDelayMs: config.sandboxSettlementDelayMs,
           institutionIspb: config.institutionIspb,
           publicHost: config.publicHost,
@@ -178,22 +184,22 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const accountTokens = createBearerAuthenticator({ db, tokens, clock, trust: accessLease });
   const tokenGrants = createTokenGrantService({ db, clock, tokens, logger, failures: authFailures, secrets });
   /** A PIX received with no charge behind it (deposits, on-us credits, suspense assignments): built once. */
-  const receivePix = createReceivedPix({ clock, ledger, outbox });
-  const deposits = createDepositService({ db, clock, receivePix });
-  const charges = createChargeService({ db, clock, scheduler, network, scenarios });
-  const chargeLocations = createChargeLocations({ db, clock, signingKeys });
+  const receivePix = createReceivedPix({ clock: accountClock, ledger, outbox });
+  const deposits = createDepositService({ db, clock: accountClock, receivePix });
+  const charges = createChargeService({ db, clock: accountClock, scheduler, network, scenarios });
+  const chargeLocations = createChargeLocations({ db, clock: accountClock, signingKeys });
   // The one settlement path of every outgoing debit (registerHook/start/finishNow), the one
   // idempotency mechanism, and the receiving side of on-us payments: built once, here, and handed
   // to the features that use them, so no feature builds another's pieces and no wiring is late.
-  const settlement = createSettlement({ db, clock, ledger, scheduler, network, outbox, logger });
+  const settlement = createSettlement({ db, clock: accountClock, ledger, scheduler, network, outbox, logger });
   const idempotency = createIdempotency({ db, clock });
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
-  const creditOnUs = createOnUsCredit({ clock, receivePix, institution });
+  const creditOnUs = createOnUsCredit({ clock: accountClock, receivePix, institution });
   // Charges: split payouts (settled by the settlement path, on-us through creditOnUs), then payments.
   // The split payouts go through the payouts' one debit admission (built below; called only when a split job runs).
-  const chargeSplits = createChargeSplits({ db, clock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
+  const chargeSplits = createChargeSplits({ db, clock: accountClock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
   const chargePayments = createChargePayments({
-    db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
+    db, clock: accountClock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits,
   });
   // One account's money commands hold at most a quarter of the pool at once (per process) and wait
   // for their turn and their locks within the lock timeout (issue 20, item 2; account-bulkhead.ts).
@@ -203,7 +209,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Each service once, over what was built above; the settlement path learns how a payout ends.
   registerPayoutHooks({ settlement });
   const outgoingPayouts = createOutgoingPayouts({
-    db, clock, settlement, creditOnUs, logger,
+    db, clock: accountClock, settlement, creditOnUs, logger,
     onUsCharges: chargePayments satisfies OnUsCharges,
     institutionIspb: config.institutionIspb,
     // PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few.
@@ -213,7 +219,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     batchLockWaitMs: Math.min(250, Math.max(1, Math.floor(lockTimeoutMs / 4))),
     bulkhead,
   });
-  const transactions = createTransactionsService({ db, clock, reads });
+  const transactions = createTransactionsService({ db, clock: accountClock, reads });
   const payouts = {
     /** Reads X-Sandbox-Scenario (the sandbox) or refuses it (production). */
     scenarios,
@@ -222,9 +228,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     payouts: outgoingPayouts,
     cashOut: createCashOutService({ db, network, payouts: outgoingPayouts, institution }),
     cashOutQrCode: createCashOutQrCodeService({ db, network, payouts: outgoingPayouts, institution, publicHost: config.publicHost }),
-    dictTransfers: createDictTransferService({ db, clock, network, payouts: outgoingPayouts, idempotency, institution }),
+    dictTransfers: createDictTransferService({ db, clock: accountClock, network, payouts: outgoingPayouts, idempotency, institution }),
     /** Payouts the receiving bank sent back. */
-    refunds: createPayoutRefundService({ db, clock, ledger, outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount }),
+    refunds: createPayoutRefundService({ db, clock: accountClock, ledger, outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount }),
     /** The simulated key directory's entries (sandbox routes). */
     dictKeys: createSandboxDictKeys({ db, clock }),
   };
@@ -232,9 +238,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   observeRuntime(metrics, { pool: database.poolStats, batcher: outgoingPayouts.batchStats });
   registerBacklogMetrics(metrics.registry, { db, clock, logger, jobKinds: () => scheduler.kinds(), circuitOpen: () => providerNetwork?.circuitOpen() ?? false });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
+  const refunds = createRefundService({ db, clock: accountClock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   registerRefundHooks(settlement);
-  const meds = createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement });
+  const meds = createMedService({ db, clock: accountClock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, settlement });
   // Money on the pooled account that names no charge we can credit, until an operator assigns it.
   const suspense = createSuspenseService({ db, clock, ledger, outbox, receivePix, network: network.ledgerAccount });
   // What the network says on its own initiative (payment outcomes, money received, payout returns,
@@ -265,6 +271,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const webhookResend = createWebhookResendService({ db, clock, signingClock: systemClock, transport: webhookTransport, urls: webhookUrls });
   const webhookTests = createWebhookTestService({ db, clock, signingClock: systemClock, transport: webhookTransport });
+  /** Per-account test clocks (issue 29 item 3; sandbox only: in production no account is on one). */
+  const testClocks = createTestClocks({ db, clock, enabled: config.mode === 'sandbox', scheduler, webhookRelay, logger });
   const webhookDeliveryLog = createDeliveryLog({ db, accounts, reads });
   // Issue 29: the account's events (list, one, live streams) and "deliver again since T".
   const drain = createDrainState();
@@ -389,6 +397,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     eventStreams,
     /** Queues an account's finished deliveries again (replay). */
     webhookReplay,
+    /** Per-account test clocks (sandbox): routes, and `enter(accountId)` for a served account's time. */
+    testClocks,
+    /** The time of the served account (its test clock, else the service clock). */
+    accountClock,
     start() {
       for (const worker of background) worker.start();
     },

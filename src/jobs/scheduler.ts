@@ -7,7 +7,8 @@ import type { Metrics } from '../metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { prepared } from '../db/prepared.ts';
 import type { Job } from './job.ts';
-import { createStepRunner, type Claimed, type StepHandler } from './steps.ts';
+import { claimedNow, createStepRunner, type Claimed, type StepHandler } from './steps.ts';
+import { currentAccountClock, withAccountClock, type AccountClockScope } from '../services/test-clocks/account-time.ts';
 import { currentTrace, outsideRequest, traceFrom, withTrace } from '../observability/trace-context.ts';
 
 /**
@@ -135,6 +136,8 @@ export function createScheduler(deps: {
         run_at: runAt,
         payload: JSON.stringify(withCurrentTrace(payload)),
         max_attempts: maxAttemptsOf(kind),
+        // A job of an account on a test clock falls due on that clock (issue 29 item 3).
+        clock_id: currentAccountClock()?.clockId ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -151,6 +154,12 @@ export function createScheduler(deps: {
     if (jobs.length === 0) throw new Error('scheduleManyStatement needs at least one job');
     const now = deps.clock.now();
     const maxAttempts = maxAttemptsOf(kind);
+    const clockId = currentAccountClock()?.clockId;
+    if (clockId !== undefined) {
+      // A job of an account on a test clock falls due on that clock (issue 29 item 3).
+      const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(withCurrentTrace(j.payload))}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz, ${clockId}::uuid)`);
+      return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at, clock_id) VALUES ${sql.join(rows)}`;
+    }
     const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(withCurrentTrace(j.payload))}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz)`);
     return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at) VALUES ${sql.join(rows)}`;
   }
@@ -166,7 +175,8 @@ export function createScheduler(deps: {
   }
 
   /** One job alone, in its savepoint: done (deleted) or failed (retried later, or given up). */
-  async function runOne(trx: Trx<DB>, row: Claimed, now: Date): Promise<void> {
+  async function runOne(trx: Trx<DB>, row: Claimed, serviceNow: Date): Promise<void> {
+    const now = claimedNow(row, serviceNow);
     const attempt = row.attempts + 1;
     const entry = handlers.get(row.kind);
     await sql`SAVEPOINT job`.execute(trx);
@@ -238,16 +248,27 @@ export function createScheduler(deps: {
     const now = deps.clock.now();
     const kinds = [...handlers.keys(), ...steps.kinds()];
     if (kinds.length === 0) return [];
+    // Two sets of due jobs: those on the service clock (due by `now`), and those of accounts on a
+    // test clock (due by that clock's frozen time; migration 1500), each under its own index.
     const rows = await sql<Claimed>`
-      ${prepared('claim_due_jobs')}UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
-       WHERE id IN (
+      ${prepared('claim_due_jobs_1500')}WITH on_service AS (
          SELECT id FROM jobs
-          WHERE status = 'pending' AND run_at <= ${now} AND (lease_until IS NULL OR lease_until < now())
+          WHERE status = 'pending' AND run_at <= ${now} AND clock_id IS NULL AND (lease_until IS NULL OR lease_until < now())
             AND kind = ANY (${kinds}::text[])
           ORDER BY run_at, id
           LIMIT ${batchSize}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, max_attempts`.execute(deps.db);
+          FOR UPDATE SKIP LOCKED),
+       on_clocks AS (
+         SELECT j.id FROM jobs j JOIN test_clocks c ON c.id = j.clock_id
+          WHERE j.status = 'pending' AND j.clock_id IS NOT NULL AND j.run_at <= c.frozen_time AND (j.lease_until IS NULL OR j.lease_until < now())
+            AND j.kind = ANY (${kinds}::text[])
+          ORDER BY j.run_at, j.id
+          LIMIT ${batchSize}
+          FOR UPDATE OF j SKIP LOCKED)
+      UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
+       WHERE id IN (SELECT id FROM on_service UNION ALL SELECT id FROM on_clocks)
+      RETURNING id, kind, payload, attempts, max_attempts, clock_id,
+                (SELECT c.frozen_time FROM test_clocks c WHERE c.id = jobs.clock_id) AS clock_time`.execute(deps.db);
     return rows.rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
 
@@ -275,8 +296,13 @@ export function createScheduler(deps: {
         const list = rows.filter((row) => mine.has(Number(row.id)));
         if (list.length === 0) return;
         await options.lock?.(trx, list.map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, attempt: row.attempts + 1 })));
-        if (options.batch && list.length > 1) await runMany(trx, kind, options.batch, list, now);
-        else for (const row of list) await runOne(trx, row, now);
+        // Each group on its own time: the service clock, or one test clock (never two in one batch).
+        for (const [scope, group] of byClock(list)) {
+          await withAccountClock(scope, async () => {
+            if (options.batch && group.length > 1) await runMany(trx, kind, options.batch, group, now);
+            else for (const row of group) await runOne(trx, row, now);
+          });
+        }
       });
     } catch (error) {
       // The whole transaction failed (the database went away mid-way): nothing of it stayed, and
@@ -350,7 +376,10 @@ export function createScheduler(deps: {
     const renewal = stepIds.length > 0 ? keepLeased(token, stepIds) : undefined;
     try {
       for (const [kind, rows] of byKind) if (handlers.has(kind)) await runInTransaction(kind, rows, token);
-      for (const [kind, rows] of byKind) if (!handlers.has(kind)) await steps.runClaimed(kind, rows, token);
+      for (const [kind, rows] of byKind) {
+        if (handlers.has(kind)) continue;
+        for (const [scope, group] of byClock(rows)) await withAccountClock(scope, () => steps.runClaimed(kind, group, token));
+      }
     } catch (error) {
       // Recording or handing back failed (the database went away): whatever is still leased to this
       // claim is released once the database answers.
@@ -390,7 +419,8 @@ export function createScheduler(deps: {
   async function nextDue(): Promise<Date | undefined> {
     // A step job another worker holds under its lease is not due for us until the lease lapses.
     const row = (
-      await sql<{ next: Date | null }>`${prepared('next_due_job')}SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
+      // A test clock's jobs fall due only when it is advanced (which runs them), never on the service clock.
+      await sql<{ next: Date | null }>`${prepared('next_due_job_1500')}SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND clock_id IS NULL AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
     ).rows[0];
     return row?.next ?? undefined;
   }
@@ -457,6 +487,18 @@ export function createScheduler(deps: {
     const at = Date.now() + Math.max(0, dueAt.getTime() - deps.clock.now().getTime());
     if (ticking) wokenFor = Math.min(wokenFor, at);
     else if (at < armedFor) arm(Math.max(0, at - Date.now()));
+  }
+
+  /** Claimed jobs by the clock they run on (undefined: the service clock), in claim order. */
+  function byClock(rows: Claimed[]): Array<[AccountClockScope | undefined, Claimed[]]> {
+    const groups = new Map<string, { scope: AccountClockScope | undefined; rows: Claimed[] }>();
+    for (const row of rows) {
+      const key = row.clock_id && row.clock_time ? row.clock_id : '';
+      const group = groups.get(key) ?? { scope: key === '' ? undefined : { clockId: key, time: new Date(row.clock_time!) }, rows: [] };
+      group.rows.push(row);
+      groups.set(key, group);
+    }
+    return [...groups.values()].map((g) => [g.scope, g.rows]);
   }
 
   /** Polling while nothing listens (due-wakeups.ts): look now, unless polls are failing (their backoff stands). */

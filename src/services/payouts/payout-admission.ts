@@ -15,6 +15,7 @@ import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { limitWindows } from './limits.ts';
 import { DEBIT_ORIGINS } from './debit-origins.ts';
 import type { PayoutRequest } from './payout-request.ts';
+import { currentAccountClock } from '../test-clocks/account-time.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
@@ -106,6 +107,20 @@ export function createPayoutAdmission(deps: {
     };
   }
 
+  /**
+   * The submit jobs admit_payouts wrote for payouts of an account on a test clock fall due on that
+   * clock (issue 29 item 3): admit_payouts writes them on the service clock, this names their clock.
+   */
+  async function onTestClock(db: Db, rows: Admitted[]): Promise<void> {
+    const clock = currentAccountClock();
+    if (!clock) return;
+    const ids = rows.filter((r) => r.outcome === 'admitted' && r.tx).map((r) => Number(transactionFromJson(r.tx!).id));
+    if (ids.length === 0) return;
+    await sql`UPDATE jobs SET clock_id = ${clock.clockId}::uuid
+               WHERE kind = ${SUBMIT_STEP_JOB.kind} AND clock_id IS NULL AND status = 'pending'
+                 AND (payload ->> 'id')::bigint = ANY (${ids}::bigint[])`.execute(db);
+  }
+
   /** A refusal in the words of the route that asked. */
   function refusal(req: PayoutRequest, row: Admitted): DomainError | AccountBusyError {
     const limit = row.detail?.limit === undefined ? undefined : { limit: toBrlNumber(cents(row.detail.limit)) };
@@ -159,6 +174,7 @@ export function createPayoutAdmission(deps: {
         FROM ${fn('admit_payouts')}(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     const failed: TransactionRow[] = [];
+    await onTestClock(db, rows.rows);
     rows.rows.forEach((row, k) => {
       const index = positions[k]!;
       const req = requests[index]!;
