@@ -278,7 +278,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const drain = createDrainState();
   const eventLog = createEventLog({ db, accounts });
   const eventStreams = createEventStreams({ events: eventLog, drain, logger });
-  const webhookReplay = createWebhookReplay({ db, clock, accounts });
+  const webhookReplay = createWebhookReplay({ db, clock, accounts, nowFor: testClocks.nowFor });
   // Portal (issue 14): people, sessions and the audit log. Sessions and invitations run on real time:
   // advancing the sandbox clock must not sign anyone out.
   const audit = createAuditLog({ db, clock });

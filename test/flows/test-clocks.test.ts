@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, TEST_START, type Harness } from '../harness.ts';
 import { cashOutBody } from '../payouts/helpers.ts';
 import { cpf } from '../factories.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 
 /**
  * Per-account test clocks (issue 29 item 3) through HTTP: the routes, and two accounts of which one is
@@ -186,5 +187,111 @@ describe('two accounts, one on a clock advanced past 90 days', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().now).toBe(new Date(TEST_START.getTime() + 60_000).toISOString());
     expect((await h.admin('GET', `/sandbox/test-clocks/${clock.id}`)).json().frozenTime).toBe(FROZEN);
+  });
+});
+
+describe('webhook retries on a test clock', () => {
+  it("retries an account's failed deliveries at its clock's times; another account's wait for the service clock", async () => {
+    const rx = await startReceiver();
+    try {
+      const a = await h.createAccount();
+      const b = await h.createAccount();
+      // Both receivers fail twice, then take the event.
+      for (const path of ['/a', '/b']) rx.on(path, (_req, nth) => ({ status: nth <= 2 ? 500 : 200 }));
+      expect((await h.admin('POST', `/admin/accounts/${a.id}/webhooks`, { eventType: 'cash_in', url: rx.url('/a') })).statusCode).toBe(201);
+      expect((await h.admin('POST', `/admin/accounts/${b.id}/webhooks`, { eventType: 'cash_in', url: rx.url('/b') })).statusCode).toBe(201);
+      const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
+      await h.admin('POST', '/sandbox/deposits', { accountId: a.id, value: 5 });
+      await h.admin('POST', '/sandbox/deposits', { accountId: b.id, value: 5 });
+      await h.deliverWebhooks();
+      const deliveryOf = (accountId: number) =>
+        h.c.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const firstA = await deliveryOf(a.id);
+      expect(firstA).toMatchObject({ status: 'pending', attempts: 1 });
+      // The retry is about 5 s later on a's clock (10% jitter either way).
+      const wait = firstA.next_attempt_at.getTime() - Date.parse(FROZEN);
+      expect(wait).toBeGreaterThanOrEqual(4_500);
+      expect(wait).toBeLessThanOrEqual(5_500);
+      // Nothing more happens while the clock stands.
+      await h.deliverWebhooks();
+      expect((await deliveryOf(a.id)).attempts).toBe(1);
+      // An hour later on a's clock: the retries at +5 s and +5 min ran in order; the third attempt took it.
+      await advanceTo(clock.id, at(3600_000));
+      expect(await deliveryOf(a.id)).toMatchObject({ status: 'delivered', attempts: 3 });
+      const logs = await h.c.db.selectFrom('webhook_logs').select(['attempt', 'created_at', 'status_code']).where('url', '=', rx.url('/a')).orderBy('id').execute();
+      expect(logs.map((l) => [l.attempt, l.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+      expect(logs[0]!.created_at.toISOString()).toBe(FROZEN);
+      expect(logs[1]!.created_at.getTime() - Date.parse(FROZEN)).toBe(wait);
+      // b is on the service clock, which did not move: one attempt, its retry waiting.
+      expect(await deliveryOf(b.id)).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(rx.to('/b')).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
+  });
+});
+
+describe('more time rules on a test clock', () => {
+  it('/cob expiry and its calendario.criacao follow the clock; another account\'s cob stays ATIVA', async () => {
+    const a = await h.createAccount();
+    const b = await h.createAccount();
+    const tokenA = await h.tokenFor(a.id);
+    const tokenB = await h.tokenFor(b.id);
+    const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
+    const cob = (pixKey: string) => ({ calendario: { expiracao: 3600 }, devedor: { cpf: cpf(555), nome: 'Fulano de Tal' }, valor: { original: '12.34' }, chave: pixKey });
+    const txid = (s: string) => `clock${s}${Math.random().toString(36).slice(2, 12)}`.padEnd(30, '0').slice(0, 30);
+    const [txA, txB] = [txid('a'), txid('b')];
+    const putA = await h.api('PUT', `/cob/${txA}`, tokenA, cob(a.pixKey));
+    expect(putA.statusCode, putA.body).toBe(201);
+    expect(putA.json().calendario.criacao).toBe(FROZEN);
+    expect((await h.api('PUT', `/cob/${txB}`, tokenB, cob(b.pixKey))).statusCode).toBe(201);
+    await advanceTo(clock.id, at(3601_000));
+    expect((await h.api('GET', `/cob/${txA}`, tokenA)).json().status).toBe('REMOVIDA_PELO_PSP');
+    expect((await h.api('GET', `/cob/${txB}`, tokenB)).json().status).toBe('ATIVA');
+  });
+
+  it('the night limit follows the clock: 22:00 in São Paulo on the clock, noon on the service clock', async () => {
+    const a = await h.createAccount({ funds: 500 });
+    const b = await h.createAccount({ funds: 500 });
+    const tokenA = await h.tokenFor(a.id);
+    const tokenB = await h.tokenFor(b.id);
+    for (const account of [a, b]) await h.admin('PATCH', `/admin/accounts/${account.id}/limits`, { nightly: 50 });
+    await create({ frozenTime: '2027-01-05T01:00:00.000Z', accountIds: [a.id] }); // 22:00 in São Paulo
+    const nightA = await h.api('POST', '/api/pix/cash-out', tokenA, cashOutBody({ value: 60 }));
+    expect(nightA.json()).toMatchObject({ code: 'PIX_NIGHT_LIMIT_EXCEEDED' });
+    expect((await h.api('POST', '/api/pix/cash-out', tokenB, cashOutBody({ value: 60 }))).statusCode).toBe(201);
+    expect((await h.api('POST', '/api/pix/cash-out', tokenA, cashOutBody({ value: 50 }))).statusCode).toBe(201);
+  });
+});
+
+describe('scheduled splits on a test clock', () => {
+  it("pays a charge's daily split at 00:00 in São Paulo on the clock, not on the service clock", async () => {
+    const a = await h.createAccount();
+    const tokenA = await h.tokenFor(a.id);
+    const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
+    const split = { pixKey: 'recebedor@loja.example', pixKeyType: 'EMAIL', name: 'Recebedor', document: cpf(901), type: 'FIXED', value: 5 };
+    const charge = await h.api(
+      'POST',
+      '/api/pix/cash-in',
+      tokenA,
+      { transaction: { value: 50, description: 'Venda', externalId: 'split-clock-1' }, payer: { fullName: 'Cliente', document: cpf(1) }, splits: [split] },
+      { 'x-sandbox-scenario': 'pending' },
+    );
+    expect(charge.statusCode, charge.body).toBe(201);
+    expect((await h.api('POST', `/sandbox/charges/${charge.json().transactionId}/pay`, tokenA, {})).statusCode).toBe(200);
+    const splitsOf = async () => {
+      const parent = await h.c.db.selectFrom('transactions').select('id').where('transaction_id', '=', charge.json().transactionId).executeTakeFirstOrThrow();
+      return h.c.db.selectFrom('transactions').selectAll().where('parent_id', '=', parent.id).where('origin', '=', 'split').execute();
+    };
+    // The service clock's own midnight (2026-11-21T03:00Z) comes and goes: nothing, the clock stands at 2027.
+    await h.advance(13 * 3600);
+    expect(await splitsOf()).toEqual([]);
+    // On the clock: 2027-01-05T03:00Z is the next midnight in São Paulo.
+    await advanceTo(clock.id, '2027-01-05T02:59:59.000Z');
+    expect(await splitsOf()).toEqual([]);
+    await advanceTo(clock.id, '2027-01-05T03:00:05.000Z');
+    const [payout] = await splitsOf();
+    expect(payout).toMatchObject({ original_amount: 500, status: 'CONFIRMED' });
+    expect(payout!.created_at.toISOString()).toBe('2027-01-05T03:00:00.000Z');
   });
 });

@@ -56,6 +56,11 @@ export function createTestClocks(deps: {
     return testClocksRepo.ofAccount(deps.db, accountId);
   }
 
+  /** An account's time: its test clock's when it is on one, else the service clock's. */
+  async function nowFor(accountId: number): Promise<Date> {
+    return (await scopeOf(accountId))?.time ?? deps.clock.now();
+  }
+
   /** The served account's clock, for the rest of the request (a no-op in production). */
   async function enter(accountId: number): Promise<void> {
     if (!deps.enabled) return;
@@ -167,6 +172,7 @@ export function createTestClocks(deps: {
 
   return {
     scopeOf,
+    nowFor,
     enter,
     create,
     get,
