@@ -111,6 +111,13 @@ export function createTestClocks(deps: {
     );
   }
 
+  /** The clock an account is on, if any. */
+  async function ofAccount(accountId: number): Promise<TestClockView | undefined> {
+    const scope = await scopeOf(accountId);
+    const clock = scope && (await testClocksRepo.byId(deps.db, scope.clockId));
+    return clock ? view(clock) : undefined;
+  }
+
   async function get(actor: TestClockActor, id: string): Promise<TestClockView> {
     return view(await visible(actor, id));
   }
@@ -175,6 +182,7 @@ export function createTestClocks(deps: {
     nowFor,
     enter,
     create,
+    ofAccount,
     get,
     page,
     remove,
