@@ -309,6 +309,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     accessLease,
     // Marks this build's function versions as in use, so no other build's start drops them.
     functionVersionsBeat(db, logger),
+    // Stopped first: a test clock's advance in progress ends (its jobs and webhooks) before the
+    // scheduler and the relay stop, and its clock is left ready.
+    { start() {}, stop: () => testClocks.settled() },
   ];
 
   return {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
 import type { DB, TestClocksTable } from '../schema.ts';
+import { prepared } from '../prepared.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 export type TestClockRow = Selectable<TestClocksTable>;
@@ -11,13 +12,11 @@ export interface TestClockWithAccounts extends TestClockRow {
 export const testClocksRepo = {
   /** The clock an account is on, if any: its id and time. */
   async ofAccount(db: Db, accountId: number): Promise<{ clockId: string; time: Date } | undefined> {
-    const row = await db
-      .selectFrom('test_clock_accounts as a')
-      .innerJoin('test_clocks as c', 'c.id', 'a.clock_id')
-      .select(['c.id', 'c.frozen_time'])
-      .where('a.account_id', '=', accountId)
-      .executeTakeFirst();
-    return row ? { clockId: row.id, time: row.frozen_time } : undefined;
+    // Read on every account request in sandbox mode: one named statement, one primary-key lookup.
+    const { rows } = await sql<{ id: string; frozen_time: Date | string }>`${prepared('test_clock_of_account')}SELECT c.id, c.frozen_time
+        FROM test_clock_accounts a JOIN test_clocks c ON c.id = a.clock_id WHERE a.account_id = ${accountId}::bigint`.execute(db);
+    const row = rows[0];
+    return row ? { clockId: row.id, time: new Date(row.frozen_time) } : undefined;
   },
 
   /** Which of these accounts exist, and the clock each is on already. */
