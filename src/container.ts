@@ -44,11 +44,11 @@ export interface ContainerOptions {
  * that constructs an adapter.
  */
 function buildNetwork(config: Config, options: ContainerOptions, f: Foundation, providerTls: ReturnType<typeof readProviderTls> | undefined) {
-  const { db, clock, scheduler, logger, metrics } = f;
+  const { db, clock, accountClock, scheduler, logger, metrics } = f;
   const sandboxNetwork =
     config.mode === 'sandbox'
       ? createSandboxNetwork({
-          db, clock, scheduler,
+          db, clock: accountClock, scheduler,
           settlementDelayMs: config.sandboxSettlementDelayMs,
           institutionIspb: config.institutionIspb,
           publicHost: config.publicHost,

@@ -10,7 +10,7 @@ from typing import NotRequired
 
 from ._core import Money, MoneyText, register_wire_names
 
-__all__ = ["Money", "MoneyText", "WebhookEvent", "HealthResponse", "ReadyResponse", "ReadyResponseChecks", "JwksResponse", "JwksResponseKeysItem", "OauthMetadataResponse", "CreateTokenBody", "CreateTokenResponse", "GetBalanceResponse", "CreateCashInBody", "CreateCashInBodyTransaction", "CreateCashInBodyPayer", "CreateCashInBodySplitsItem", "CreateCashInResponse", "CreateCashOutBody", "CreateCashOutBodyDetails", "CreateCashOutResponse", "CreateCashOutQrCodeBody", "CreateCashOutQrCodeResponse", "ListTransactionsResponse", "ListTransactionsResponseDataItem", "ListTransactionsResponseDataItemCounterpart", "ListTransactionsResponseDataItemCounterpartBank", "ListTransactionsResponseMetadata", "GetTransactionResponse", "CreateRefundInBody", "CreateRefundInResponse", "ListMedResponse", "Med", "MedRequestingBank", "MedContestedBank", "MedTransaction", "ListMedResponseMetadata", "ListWebhooksResponse", "ListWebhooksResponseWebhooksItem", "RegisterWebhookResponse", "ResendWebhookBody", "ResendWebhookResponse", "ListEventsResponse", "ListEventsResponseDataItem", "ListEventsResponseMetadata", "GetEventResponse", "ReplayWebhookDeliveriesBody", "ReplayWebhookDeliveriesResponse", "GetBalancesResponse", "GetBalancesResponseDataItem", "GetBalancesResponseDataItemBalanceAmount", "CreateDictTransferBody", "CreateDictTransferBodyPayment", "CreateDictTransferResponse", "CreateDictTransferResponsePayment", "GetDictTransferResponse", "GetDictTransferResponsePayment", "GetCobResponse", "GetCobResponseCalendario", "GetCobResponseLoc", "GetCobResponseDevedor", "GetCobResponseValor", "GetCobResponseInfoAdicionaisItem", "GetCobResponsePixItem", "Devolucao", "DevolucaoHorario", "PutCobBody", "PutCobBodyCalendario", "PutCobBodyDevedor", "PutCobBodyValor", "PutCobBodyInfoAdicionaisItem", "PutCobResponse", "PutCobResponseCalendario", "PutCobResponseLoc", "PutCobResponseDevedor", "PutCobResponseValor", "PutCobResponseInfoAdicionaisItem", "PutCobResponsePixItem", "PatchCobBody", "PatchCobResponse", "PatchCobResponseCalendario", "PatchCobResponseLoc", "PatchCobResponseDevedor", "PatchCobResponseValor", "PatchCobResponseInfoAdicionaisItem", "PatchCobResponsePixItem", "GetDevolucaoResponse", "GetDevolucaoResponseHorario", "PutDevolucaoBody", "PutDevolucaoResponse", "PutDevolucaoResponseHorario", "OauthTokenBody", "OauthTokenResponse", "ListAccountsResponse", "ListAccountsResponseDataItem", "ListAccountsResponseDataItemBalance", "ListAccountsResponseMetadata", "CreateAccountBody", "CreateAccountResponse", "GetAccountResponse", "GetAccountResponseBalance", "GetAccountResponseLimits", "GetAccountResponseFees", "GetAccountResponseFeesCashIn", "GetAccountResponseFeesCashOut", "UpdateAccountBody", "UpdateAccountResponse", "UpdateAccountResponseBalance", "UpdateAccountResponseLimits", "UpdateAccountResponseFees", "UpdateAccountResponseFeesCashIn", "UpdateAccountResponseFeesCashOut", "ListCertificatesResponse", "ListCertificatesResponseDataItem", "ListCertificatesResponseMetadata", "RegisterCertificateBody", "RegisterCertificateResponse", "ListCredentialsResponse", "ListCredentialsResponseDataItem", "ListCredentialsResponseMetadata", "CreateCredentialsBody", "CreateCredentialsResponse", "UpdateLimitsBody", "UpdateLimitsResponse", "UpdateFeesBody", "UpdateFeesBodyCashIn", "UpdateFeesBodyCashOut", "UpdateFeesResponse", "UpdateFeesResponseCashIn", "UpdateFeesResponseCashOut", "UpdateSplitFrequencyBody", "UpdateSplitFrequencyResponse", "ListAccountWebhooksResponse", "ListAccountWebhooksResponseDataItem", "ListAccountWebhooksResponseMetadata", "RegisterAccountWebhookBody", "RegisterAccountWebhookBodyHeadersItem", "RegisterAccountWebhookResponse", "GetWebhookSecretResponse", "LedgerCheckResponse", "LedgerCheckResponsePostings", "LedgerCheckResponseUnbalancedJournals", "LedgerCheckResponseUnbalancedJournalsItemsItem", "LedgerCheckResponseDrift", "LedgerCheckResponseDriftItemsItem", "LedgerCheckResponseNegativeBalances", "LedgerCheckResponseNegativeBalancesItemsItem", "LedgerCheckResponseSystemAccountsItem", "NetworkStatusResponse", "NetworkStatusResponsePayoutsAwaitingOutcome", "NetworkStatusResponseSuspense", "NetworkStatusResponseProvider", "NetworkStatusResponseProviderCircuit", "NetworkStatusResponseProviderToken", "NetworkStatusResponseProviderLastNotice", "NetworkStatusResponseProviderLastStatementCheck", "ListSuspenseResponse", "ListSuspenseResponseDataItem", "ListSuspenseResponseDataItemPayer", "ListSuspenseResponseMetadata", "AssignSuspenseBody", "AssignSuspenseResponse", "AssignSuspenseResponsePayer", "RunStatementCheckResponse", "ListOperatorsResponse", "ListOperatorsResponseDataItem", "ListOperatorsResponseMetadata", "CreateOperatorBody", "CreateOperatorResponse", "ListMembersResponse", "ListMembersResponseDataItem", "ListMembersResponseMetadata", "InviteMemberBody", "InviteMemberResponse", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseDataItem", "ListWebhookDeliveriesResponseMetadata", "RotateWebhookSecretResponse", "SendTestWebhookBody", "SendTestWebhookResponse", "SendTestWebhookResponseAttemptsItem", "RotateSigningKeyResponse", "SuspendAccountResponse", "SuspendAccountResponseBalance", "SuspendAccountResponseLimits", "SuspendAccountResponseFees", "SuspendAccountResponseFeesCashIn", "SuspendAccountResponseFeesCashOut", "ReactivateAccountResponse", "ReactivateAccountResponseBalance", "ReactivateAccountResponseLimits", "ReactivateAccountResponseFees", "ReactivateAccountResponseFeesCashIn", "ReactivateAccountResponseFeesCashOut", "ListAccountEventsResponse", "ListAccountEventsResponseDataItem", "ListAccountEventsResponseMetadata", "GetAccountEventResponse", "ReplayAccountDeliveriesBody", "ReplayAccountDeliveriesResponse", "CreateDepositBody", "CreateDepositBodyPayer", "CreateDepositResponse", "RefundPayoutBody", "RefundPayoutResponse", "RegisterDictKeyBody", "RegisterDictKeyResponse", "AdvanceClockBody", "AdvanceClockResponse", "PayChargeBody", "PayChargeBodyPayer", "PayChargeResponse", "OpenMedBody", "OpenMedResponse", "OpenMedResponseRequestingBank", "OpenMedResponseContestedBank", "OpenMedResponseTransaction", "TransitionMedBody", "TransitionMedResponse", "TransitionMedResponseRequestingBank", "TransitionMedResponseContestedBank", "TransitionMedResponseTransaction", "TransactionEvent", "TransactionEventCounterpart", "TransactionEventCounterpartBank", "TransactionEventParentTransaction", "TransactionEventParentTransactionCounterpart", "TransactionEventParentTransactionCounterpartBank", "ReceiveEvent", "ReceiveEventData", "ReceiveEventDataPayment", "ReceiveEventDataDebtorAccount", "TransferEvent", "TransferEventData", "TransferEventDataPayment", "TransferEventDataCreditorAccount", "RefundEvent", "RefundEventData", "RefundEventDataPayment", "RefundEventDataRefundsItem", "RefundEventDataRefundsItemPayment", "MedEvent", "MedEventMed", "MedEventMedRequestingBank", "MedEventMedContestedBank", "MedEventMedTransaction"]
+__all__ = ["Money", "MoneyText", "WebhookEvent", "HealthResponse", "ReadyResponse", "ReadyResponseChecks", "JwksResponse", "JwksResponseKeysItem", "OauthMetadataResponse", "CreateTokenBody", "CreateTokenResponse", "GetBalanceResponse", "CreateCashInBody", "CreateCashInBodyTransaction", "CreateCashInBodyPayer", "CreateCashInBodySplitsItem", "CreateCashInResponse", "CreateCashOutBody", "CreateCashOutBodyDetails", "CreateCashOutResponse", "CreateCashOutQrCodeBody", "CreateCashOutQrCodeResponse", "ListTransactionsResponse", "ListTransactionsResponseDataItem", "ListTransactionsResponseDataItemCounterpart", "ListTransactionsResponseDataItemCounterpartBank", "ListTransactionsResponseMetadata", "GetTransactionResponse", "CreateRefundInBody", "CreateRefundInResponse", "ListMedResponse", "Med", "MedRequestingBank", "MedContestedBank", "MedTransaction", "ListMedResponseMetadata", "ListWebhooksResponse", "ListWebhooksResponseWebhooksItem", "RegisterWebhookResponse", "ResendWebhookBody", "ResendWebhookResponse", "ListEventsResponse", "ListEventsResponseDataItem", "ListEventsResponseMetadata", "GetEventResponse", "ReplayWebhookDeliveriesBody", "ReplayWebhookDeliveriesResponse", "GetBalancesResponse", "GetBalancesResponseDataItem", "GetBalancesResponseDataItemBalanceAmount", "CreateDictTransferBody", "CreateDictTransferBodyPayment", "CreateDictTransferResponse", "CreateDictTransferResponsePayment", "GetDictTransferResponse", "GetDictTransferResponsePayment", "GetCobResponse", "GetCobResponseCalendario", "GetCobResponseLoc", "GetCobResponseDevedor", "GetCobResponseValor", "GetCobResponseInfoAdicionaisItem", "GetCobResponsePixItem", "Devolucao", "DevolucaoHorario", "PutCobBody", "PutCobBodyCalendario", "PutCobBodyDevedor", "PutCobBodyValor", "PutCobBodyInfoAdicionaisItem", "PutCobResponse", "PutCobResponseCalendario", "PutCobResponseLoc", "PutCobResponseDevedor", "PutCobResponseValor", "PutCobResponseInfoAdicionaisItem", "PutCobResponsePixItem", "PatchCobBody", "PatchCobResponse", "PatchCobResponseCalendario", "PatchCobResponseLoc", "PatchCobResponseDevedor", "PatchCobResponseValor", "PatchCobResponseInfoAdicionaisItem", "PatchCobResponsePixItem", "GetDevolucaoResponse", "GetDevolucaoResponseHorario", "PutDevolucaoBody", "PutDevolucaoResponse", "PutDevolucaoResponseHorario", "OauthTokenBody", "OauthTokenResponse", "ListAccountsResponse", "ListAccountsResponseDataItem", "ListAccountsResponseDataItemBalance", "ListAccountsResponseMetadata", "CreateAccountBody", "CreateAccountResponse", "GetAccountResponse", "GetAccountResponseBalance", "GetAccountResponseLimits", "GetAccountResponseFees", "GetAccountResponseFeesCashIn", "GetAccountResponseFeesCashOut", "UpdateAccountBody", "UpdateAccountResponse", "UpdateAccountResponseBalance", "UpdateAccountResponseLimits", "UpdateAccountResponseFees", "UpdateAccountResponseFeesCashIn", "UpdateAccountResponseFeesCashOut", "ListCertificatesResponse", "ListCertificatesResponseDataItem", "ListCertificatesResponseMetadata", "RegisterCertificateBody", "RegisterCertificateResponse", "ListCredentialsResponse", "ListCredentialsResponseDataItem", "ListCredentialsResponseMetadata", "CreateCredentialsBody", "CreateCredentialsResponse", "UpdateLimitsBody", "UpdateLimitsResponse", "UpdateFeesBody", "UpdateFeesBodyCashIn", "UpdateFeesBodyCashOut", "UpdateFeesResponse", "UpdateFeesResponseCashIn", "UpdateFeesResponseCashOut", "UpdateSplitFrequencyBody", "UpdateSplitFrequencyResponse", "ListAccountWebhooksResponse", "ListAccountWebhooksResponseDataItem", "ListAccountWebhooksResponseMetadata", "RegisterAccountWebhookBody", "RegisterAccountWebhookBodyHeadersItem", "RegisterAccountWebhookResponse", "GetWebhookSecretResponse", "LedgerCheckResponse", "LedgerCheckResponsePostings", "LedgerCheckResponseUnbalancedJournals", "LedgerCheckResponseUnbalancedJournalsItemsItem", "LedgerCheckResponseDrift", "LedgerCheckResponseDriftItemsItem", "LedgerCheckResponseNegativeBalances", "LedgerCheckResponseNegativeBalancesItemsItem", "LedgerCheckResponseSystemAccountsItem", "NetworkStatusResponse", "NetworkStatusResponsePayoutsAwaitingOutcome", "NetworkStatusResponseSuspense", "NetworkStatusResponseProvider", "NetworkStatusResponseProviderCircuit", "NetworkStatusResponseProviderToken", "NetworkStatusResponseProviderLastNotice", "NetworkStatusResponseProviderLastStatementCheck", "ListSuspenseResponse", "ListSuspenseResponseDataItem", "ListSuspenseResponseDataItemPayer", "ListSuspenseResponseMetadata", "AssignSuspenseBody", "AssignSuspenseResponse", "AssignSuspenseResponsePayer", "RunStatementCheckResponse", "ListOperatorsResponse", "ListOperatorsResponseDataItem", "ListOperatorsResponseMetadata", "CreateOperatorBody", "CreateOperatorResponse", "ListMembersResponse", "ListMembersResponseDataItem", "ListMembersResponseMetadata", "InviteMemberBody", "InviteMemberResponse", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseDataItem", "ListWebhookDeliveriesResponseMetadata", "RotateWebhookSecretResponse", "SendTestWebhookBody", "SendTestWebhookResponse", "SendTestWebhookResponseAttemptsItem", "RotateSigningKeyResponse", "SuspendAccountResponse", "SuspendAccountResponseBalance", "SuspendAccountResponseLimits", "SuspendAccountResponseFees", "SuspendAccountResponseFeesCashIn", "SuspendAccountResponseFeesCashOut", "ReactivateAccountResponse", "ReactivateAccountResponseBalance", "ReactivateAccountResponseLimits", "ReactivateAccountResponseFees", "ReactivateAccountResponseFeesCashIn", "ReactivateAccountResponseFeesCashOut", "ListAccountEventsResponse", "ListAccountEventsResponseDataItem", "ListAccountEventsResponseMetadata", "GetAccountEventResponse", "ReplayAccountDeliveriesBody", "ReplayAccountDeliveriesResponse", "CreateDepositBody", "CreateDepositBodyPayer", "CreateDepositResponse", "RefundPayoutBody", "RefundPayoutResponse", "RegisterDictKeyBody", "RegisterDictKeyResponse", "AdvanceClockBody", "AdvanceClockResponse", "PayChargeBody", "PayChargeBodyPayer", "PayChargeResponse", "OpenMedBody", "OpenMedResponse", "OpenMedResponseRequestingBank", "OpenMedResponseContestedBank", "OpenMedResponseTransaction", "TransitionMedBody", "TransitionMedResponse", "TransitionMedResponseRequestingBank", "TransitionMedResponseContestedBank", "TransitionMedResponseTransaction", "ListTestClocksResponse", "TestClock", "ListTestClocksResponseMetadata", "CreateTestClockBody", "CreateTestClockResponse", "GetTestClockResponse", "AdvanceTestClockBody", "AdvanceTestClockResponse", "TransactionEvent", "TransactionEventCounterpart", "TransactionEventCounterpartBank", "TransactionEventParentTransaction", "TransactionEventParentTransactionCounterpart", "TransactionEventParentTransactionCounterpartBank", "ReceiveEvent", "ReceiveEventData", "ReceiveEventDataPayment", "ReceiveEventDataDebtorAccount", "TransferEvent", "TransferEventData", "TransferEventDataPayment", "TransferEventDataCreditorAccount", "RefundEvent", "RefundEventData", "RefundEventDataPayment", "RefundEventDataRefundsItem", "RefundEventDataRefundsItemPayment", "MedEvent", "MedEventMed", "MedEventMedRequestingBank", "MedEventMedContestedBank", "MedEventMedTransaction"]
 
 
 @dataclass(frozen=True)
@@ -1753,6 +1753,66 @@ class TransitionMedResponseTransaction:
 
 
 @dataclass(frozen=True)
+class ListTestClocksResponse:
+    data: List[TestClock]
+    metadata: ListTestClocksResponseMetadata
+
+
+@dataclass(frozen=True)
+class TestClock:
+    id: str
+    name: str | None
+    frozen_time: str
+    status: Literal["ready", "advancing"]
+    account_ids: List[int]
+
+
+@dataclass(frozen=True)
+class ListTestClocksResponseMetadata:
+    total: int
+    page: int
+    page_size: int
+    total_pages: int
+
+
+class CreateTestClockBody(TypedDict):
+    frozen_time: str
+    account_ids: List[int]
+    name: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class CreateTestClockResponse:
+    id: str
+    name: str | None
+    frozen_time: str
+    status: Literal["ready", "advancing"]
+    account_ids: List[int]
+
+
+@dataclass(frozen=True)
+class GetTestClockResponse:
+    id: str
+    name: str | None
+    frozen_time: str
+    status: Literal["ready", "advancing"]
+    account_ids: List[int]
+
+
+class AdvanceTestClockBody(TypedDict):
+    to: str
+
+
+@dataclass(frozen=True)
+class AdvanceTestClockResponse:
+    id: str
+    name: str | None
+    frozen_time: str
+    status: Literal["ready", "advancing"]
+    account_ids: List[int]
+
+
+@dataclass(frozen=True)
 class TransactionEvent:
     """cash_in, cash_out, refund_in and refund_out of the full family (reversals carry parentTransaction)"""
 
@@ -2106,6 +2166,12 @@ register_wire_names({
     TransitionMedBody: {"account_id": "accountId", "analysis_result": "analysisResult", "analysis_details": "analysisDetails"},
     TransitionMedResponseTransaction: {"transaction_type": "transactionType", "date_time": "dateTime"},
     TransitionMedResponse: {"end_to_end": "endToEnd", "analysis_result": "analysisResult", "analysis_details": "analysisDetails", "requesting_bank": "requestingBank", "contested_bank": "contestedBank", "is_reconciled": "isReconciled", "original_transaction_id": "originalTransactionId", "created_at": "createdAt", "updated_at": "updatedAt"},
+    TestClock: {"frozen_time": "frozenTime", "account_ids": "accountIds"},
+    ListTestClocksResponseMetadata: {"page_size": "pageSize", "total_pages": "totalPages"},
+    CreateTestClockBody: {"frozen_time": "frozenTime", "account_ids": "accountIds"},
+    CreateTestClockResponse: {"frozen_time": "frozenTime", "account_ids": "accountIds"},
+    GetTestClockResponse: {"frozen_time": "frozenTime", "account_ids": "accountIds"},
+    AdvanceTestClockResponse: {"frozen_time": "frozenTime", "account_ids": "accountIds"},
     TransactionEventCounterpartBank: {"bank_ispb": "bankISPB", "bank_name": "bankName", "bank_code": "bankCode", "account_branch": "accountBranch", "account_number": "accountNumber"},
     TransactionEventParentTransactionCounterpartBank: {"bank_ispb": "bankISPB", "bank_name": "bankName", "bank_code": "bankCode", "account_branch": "accountBranch", "account_number": "accountNumber"},
     TransactionEventParentTransaction: {"transaction_id": "transactionId", "external_id": "externalId", "end_to_end_id": "endToEndId", "processing_date": "processingDate", "was_total_refunded": "wasTotalRefunded", "remaining_amount_for_refund": "remainingAmountForRefund"},

@@ -3,6 +3,7 @@ import { adminResources, type AdminResources } from './admin-resources.ts';
 import { rawFetch } from './client.ts';
 import type { paths } from './openapi.ts';
 import { sandboxResources, type SandboxResources } from './sandbox-resources.ts';
+import { testClockResources, type TestClockResources } from './test-clocks.ts';
 import { retrying, type RetryOptions } from './transport.ts';
 
 export interface PixAdminClientOptions {
@@ -30,6 +31,8 @@ export interface PixAdminClient extends AdminResources {
   readonly http: Client<paths>;
   /** The sandbox's routes (sandbox mode only), on behalf of the account named by `accountId`. */
   readonly sandbox: SandboxResources;
+  /** Per-account test clocks, any account's (sandbox mode only). */
+  readonly clocks: TestClockResources;
   /** Every item of a paged admin list (`{data, metadata}`), page after page. */
   all<T>(page: (page: number) => Promise<AdminPage<T>>): AsyncGenerator<T, void, undefined>;
 }
@@ -53,6 +56,7 @@ export function createPixAdminClient(options: PixAdminClientOptions): PixAdminCl
     ...adminResources(http),
     http,
     sandbox: sandboxResources(http),
+    clocks: testClockResources(http),
     async *all<T>(page: (page: number) => Promise<AdminPage<T>>) {
       for (let n = 1; ; n += 1) {
         const answer = await page(n);

@@ -4,6 +4,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { accountResources, type AccountResources } from './account-resources.ts';
 import type { paths } from './openapi.ts';
 import { sandboxResources, type SandboxResources } from './sandbox-resources.ts';
+import { testClockResources, type TestClockResources } from './test-clocks.ts';
 import { IDEMPOTENCY_KEY_ROUTES, retrying, type RetryOptions } from './transport.ts';
 import { TokenSource } from './tokens.ts';
 import { accountWebhooks, type AccountWebhooks } from './webhooks.ts';
@@ -51,6 +52,8 @@ export interface PixClient extends AccountResources {
   readonly webhooks: AccountWebhooks;
   /** The sandbox's simulated network, acting for this account (sandbox mode only). */
   readonly sandbox: SandboxResources;
+  /** The account's own test clocks (sandbox mode only). */
+  readonly clocks: TestClockResources;
 }
 
 /**
@@ -104,6 +107,7 @@ export function createPixClient(options: PixClientOptions): PixClient {
     accessToken: () => tokens.get(),
     webhooks: accountWebhooks(http, options.webhookSecret),
     sandbox: sandboxResources(http),
+    clocks: testClockResources(http),
   };
 }
 

@@ -7,6 +7,7 @@ export { PixApiError, PixNetworkError, type ApiErrorBody, type OAuthErrorBody, t
 export type { AnswerOf, BodyOf, QueryOf, RequestOptions, SandboxableOptions } from './operation-types.ts';
 export type { PageOf, PagedList } from './paging.ts';
 export type { SandboxResources } from './sandbox-resources.ts';
+export type { TestClock, TestClockResources } from './test-clocks.ts';
 export { RENEW_BEFORE_MS } from './tokens.ts';
 export type { RetryOptions } from './transport.ts';
 export { unwrap } from './unwrap.ts';

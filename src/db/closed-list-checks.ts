@@ -37,6 +37,7 @@ export const CLOSED_LIST_CHECKS: readonly ClosedListCheck[] = [
   { table: 'meds', column: 'reason', constraint: 'meds_reason_check', values: lists.MED_REASONS },
   { table: 'meds', column: 'analysis_result', constraint: 'meds_analysis_result_check', values: lists.MED_ANALYSIS_RESULTS },
   { table: 'portal_users', column: 'role', constraint: 'portal_users_role_check', values: lists.PORTAL_ROLES },
+  { table: 'test_clocks', column: 'status', constraint: 'test_clocks_status_check', values: lists.TEST_CLOCK_STATUSES },
 ];
 
 /** A CHECK constraint of the current schema that limits one text column to a list of values. */

@@ -8,7 +8,7 @@ import type { RefundTables } from './schema/refunds.ts';
 import type { WebhookTables } from './schema/webhooks.ts';
 import type { SandboxNetworkTables } from './schema/sandbox-network.ts';
 import type { ProviderNetworkTables } from './schema/provider-network.ts';
-import type { AccountStatus, AccountType, BalanceBucket, DictKeyType, JobStatus, SplitFrequency, TransactionFamily, TransactionKind, TransactionStatus } from '../domain/closed-lists.ts';
+import type { AccountStatus, AccountType, BalanceBucket, DictKeyType, JobStatus, SplitFrequency, TestClockStatus, TransactionFamily, TransactionKind, TransactionStatus } from '../domain/closed-lists.ts';
 
 import type { EventType, Json, Timestamp } from './schema/columns.ts';
 export type { EventType, Json, Timestamp } from './schema/columns.ts';
@@ -145,8 +145,25 @@ export interface JobsTable {
   /** A step job's claim (migration 700): real time on the database server, and whose claim it is. */
   lease_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   lease_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The test clock whose time makes it due (migration 1500); null: the service clock. */
+  clock_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A per-account test clock (migration 1500, sandbox only). */
+export interface TestClocksTable {
+  id: string;
+  name: string | null;
+  frozen_time: Timestamp;
+  status: TestClockStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TestClockAccountsTable {
+  account_id: number;
+  clock_id: string;
 }
 
 export interface EventsTable {
@@ -185,6 +202,8 @@ export interface CoreTables {
   credentials: CredentialsTable;
   jobs: JobsTable;
   events: EventsTable;
+  test_clocks: TestClocksTable;
+  test_clock_accounts: TestClockAccountsTable;
 }
 
 export interface DB extends CoreTables, AuthTables, WebhookTables, PayoutTables, ChargeTables, RefundTables, PortalTables, SandboxNetworkTables, ProviderNetworkTables {}

@@ -131,3 +131,7 @@ export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
 /** Who a portal person is. */
 export const PORTAL_ROLES = ['OPERATOR', 'MEMBER'] as const;
 export type PortalRole = (typeof PORTAL_ROLES)[number];
+
+/** A test clock's status (issue 29 item 3): `advancing` while what fell due for its accounts runs. */
+export const TEST_CLOCK_STATUSES = ['ready', 'advancing'] as const;
+export type TestClockStatus = (typeof TEST_CLOCK_STATUSES)[number];

@@ -8,7 +8,7 @@ import type { Container } from '../container.ts';
 /** The database handles: no family may list them (tsc refuses it). */
 type NeverToRoutes = 'db' | 'database';
 
-const ACCOUNT_AUTH = ['config', 'accountTokens'] as const;
+const ACCOUNT_AUTH = ['config', 'accountTokens', 'testClocks'] as const;
 const FAMILIES = {
   system: ['config', 'clock', 'metrics', 'drain', 'scheduler', 'signingKeys', 'chargeLocations', 'databaseProbe'],
   api: [...ACCOUNT_AUTH, 'clock', 'accounts', 'tokenGrants', 'rateLimiter', 'scenarios', 'payouts', 'transactions', 'charges', 'refunds', 'meds', 'webhooks', 'webhookResend', 'eventLog', 'eventStreams', 'webhookReplay', 'drain'],

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobKinds } from './job-kinds.ts';
+import { byClock } from './job-clocks.ts';
+import { withAccountClock } from '../services/test-clocks/account-time.ts';
 import type { JobLeases } from './job-leases.ts';
 import type { Claimed, StepRunner } from './steps.ts';
 
@@ -53,7 +55,11 @@ export function createJobDrain(deps: {
     const renewal = stepIds.length > 0 ? leases.keepLeased(token, stepIds) : undefined;
     try {
       for (const [kind, rows] of groups) if (kinds.isTransactional(kind)) await deps.runInTransaction(kind, rows, token);
-      for (const [kind, rows] of groups) if (!kinds.isTransactional(kind)) await deps.steps.runClaimed(kind, rows, token);
+      for (const [kind, rows] of groups) {
+        if (kinds.isTransactional(kind)) continue;
+        // Each group on its own time: the service clock, or one test clock (issue 29 item 3).
+        for (const [scope, group] of byClock(rows)) await withAccountClock(scope, () => deps.steps.runClaimed(kind, group, token));
+      }
     } catch (error) {
       // Recording or handing back failed (the database went away): whatever is still leased to this
       // claim is released once the database answers.

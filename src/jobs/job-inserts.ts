@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction as Trx } from 'kysely';
 import type { Clock } from '../domain/clock.ts';
 import type { DB } from '../db/schema.ts';
 import { currentTrace } from '../observability/trace-context.ts';
+import { currentAccountClock } from '../services/test-clocks/account-time.ts';
 
 /**
  * A job scheduled while a traced request (or a job running in a trace) is served keeps that trace in
@@ -24,6 +25,8 @@ export function createJobInserts(deps: { clock: Clock; maxAttemptsOf: (kind: str
         run_at: runAt,
         payload: JSON.stringify(withCurrentTrace(payload)),
         max_attempts: deps.maxAttemptsOf(kind),
+        // A job of an account on a test clock falls due on that clock (issue 29 item 3).
+        clock_id: currentAccountClock()?.clockId ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -40,6 +43,12 @@ export function createJobInserts(deps: { clock: Clock; maxAttemptsOf: (kind: str
     if (jobs.length === 0) throw new Error('scheduleManyStatement needs at least one job');
     const now = deps.clock.now();
     const maxAttempts = deps.maxAttemptsOf(kind);
+    const clockId = currentAccountClock()?.clockId;
+    if (clockId !== undefined) {
+      // A job of an account on a test clock falls due on that clock (issue 29 item 3).
+      const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(withCurrentTrace(j.payload))}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz, ${clockId}::uuid)`);
+      return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at, clock_id) VALUES ${sql.join(rows)}`;
+    }
     const rows = jobs.map((j) => sql`(${kind}, ${j.runAt}::timestamptz, ${JSON.stringify(withCurrentTrace(j.payload))}::jsonb, ${maxAttempts}::int, ${now}::timestamptz, ${now}::timestamptz)`);
     return sql`INSERT INTO jobs (kind, run_at, payload, max_attempts, created_at, updated_at) VALUES ${sql.join(rows)}`;
   }

@@ -39,15 +39,24 @@ export function createJobLeases(deps: { db: Kysely<DB>; clock: Clock; logger: Lo
     const kinds = deps.kinds();
     if (kinds.length === 0) return [];
     const rows = await sql<Claimed>`
-      ${prepared('claim_due_jobs')}UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
-       WHERE id IN (
+      ${prepared('claim_due_jobs_1500')}WITH on_service AS (
          SELECT id FROM jobs
-          WHERE status = 'pending' AND run_at <= ${now} AND (lease_until IS NULL OR lease_until < now())
+          WHERE status = 'pending' AND run_at <= ${now} AND clock_id IS NULL AND (lease_until IS NULL OR lease_until < now())
             AND kind = ANY (${kinds}::text[])
           ORDER BY run_at, id
           LIMIT ${deps.batchSize}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING id, kind, payload, attempts, max_attempts`.execute(deps.db);
+          FOR UPDATE SKIP LOCKED),
+       on_clocks AS (
+         SELECT j.id FROM jobs j JOIN test_clocks c ON c.id = j.clock_id
+          WHERE j.status = 'pending' AND j.clock_id IS NOT NULL AND j.run_at <= c.frozen_time AND (j.lease_until IS NULL OR j.lease_until < now())
+            AND j.kind = ANY (${kinds}::text[])
+          ORDER BY j.run_at, j.id
+          LIMIT ${deps.batchSize}
+          FOR UPDATE OF j SKIP LOCKED)
+      UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
+       WHERE id IN (SELECT id FROM on_service UNION ALL SELECT id FROM on_clocks)
+      RETURNING id, kind, payload, attempts, max_attempts, clock_id,
+                (SELECT c.frozen_time FROM test_clocks c WHERE c.id = jobs.clock_id) AS clock_time`.execute(deps.db);
     return rows.rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
 
@@ -101,7 +110,8 @@ export function createJobLeases(deps: { db: Kysely<DB>; clock: Clock; logger: Lo
   async function nextDue(): Promise<Date | undefined> {
     // A step job another worker holds under its lease is not due for us until the lease lapses.
     const row = (
-      await sql<{ next: Date | null }>`${prepared('next_due_job')}SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
+      // A test clock's jobs fall due only when it is advanced (which runs them), never on the service clock.
+      await sql<{ next: Date | null }>`${prepared('next_due_job_1500')}SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND clock_id IS NULL AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
     ).rows[0];
     return row?.next ?? undefined;
   }

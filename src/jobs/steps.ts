@@ -25,7 +25,19 @@ export interface StepHandler<P = any, A = any> {
 }
 
 /** A jobs row as the scheduler's claim answers it. */
-export type Claimed = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
+export type Claimed = {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+  /** The test clock whose time made it due (migration 1500), and that time; null: the service clock. */
+  clock_id?: string | null;
+  clock_time?: Date | string | null;
+};
+
+/** The time a claimed job runs at: its test clock's, else the service clock's `now`. */
+export const claimedNow = (row: Claimed, now: Date): Date => (row.clock_time ? new Date(row.clock_time) : now);
 
 const defaultBackoff = (attempt: number) => Math.min(300, 2 ** attempt);
 
@@ -44,8 +56,9 @@ export function createStepRunner(deps: { db: Kysely<DB>; clock: Clock; logger: L
 
   /** The jobs failed this attempt: back to pending later (the lease dropped), or given up. */
   async function fail(kind: string, handler: StepHandler, rows: Claimed[], token: string, error: unknown): Promise<void> {
-    const now = deps.clock.now();
+    const serviceNow = deps.clock.now();
     for (const row of rows) {
+      const now = claimedNow(row, serviceNow);
       const attempt = row.attempts + 1;
       const failed = attempt >= row.max_attempts;
       const delay = (handler.backoff ?? defaultBackoff)(attempt);

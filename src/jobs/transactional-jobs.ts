@@ -8,7 +8,9 @@ import { traceFrom, withTrace } from '../observability/trace-context.ts';
 import type { BatchJobHandler, JobKinds } from './job-kinds.ts';
 import type { JobLeases } from './job-leases.ts';
 import type { Job } from './job.ts';
-import type { Claimed } from './steps.ts';
+import { claimedNow, type Claimed } from './steps.ts';
+import { byClock } from './job-clocks.ts';
+import { withAccountClock } from '../services/test-clocks/account-time.ts';
 
 const defaultBackoff = (attempt: number) => Math.min(3600, 5 * 2 ** (attempt - 1));
 
@@ -52,7 +54,8 @@ export function createTransactionalJobs(deps: { db: Kysely<DB>; clock: Clock; lo
   }
 
   /** One job alone, in its savepoint: done (deleted) or failed (retried later, or given up). */
-  async function runOne(trx: Trx<DB>, row: Claimed, now: Date): Promise<void> {
+  async function runOne(trx: Trx<DB>, row: Claimed, serviceNow: Date): Promise<void> {
+    const now = claimedNow(row, serviceNow);
     const entry = deps.kinds.transactional(row.kind);
     await sql`SAVEPOINT job`.execute(trx);
     const started = performance.now();
@@ -112,8 +115,13 @@ export function createTransactionalJobs(deps: { db: Kysely<DB>; clock: Clock; lo
         const list = rows.filter((row) => mine.has(Number(row.id)));
         if (list.length === 0) return;
         await options.lock?.(trx, list.map(jobOf));
-        if (options.batch && list.length > 1) await runMany(trx, kind, options.batch, list, now);
-        else for (const row of list) await runOne(trx, row, now);
+        // Each group on its own time: the service clock, or one test clock (never two in one batch).
+        for (const [scope, group] of byClock(list)) {
+          await withAccountClock(scope, async () => {
+            if (options.batch && group.length > 1) await runMany(trx, kind, options.batch, group, now);
+            else for (const row of group) await runOne(trx, row, now);
+          });
+        }
       });
     } catch (error) {
       // The whole transaction failed (the database went away mid-way): nothing of it stayed, and

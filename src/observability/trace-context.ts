@@ -80,7 +80,8 @@ export function traceFrom(value: unknown): TraceContext | undefined {
  */
 export function withTrace<T>(trace: TraceContext | undefined, work: () => T): T {
   // The store holds the request-context data (the package types it as its accessor object).
-  return trace ? asyncLocalStorage.run({ trace } as never, work) : work();
+  // The rest of the context stays (an account's test clock, src/services/test-clocks/account-time.ts).
+  return trace ? asyncLocalStorage.run({ ...(asyncLocalStorage.getStore() ?? {}), trace } as never, work) : work();
 }
 
 /**

@@ -9,7 +9,12 @@ export function portalServicesOf(c: Container) {
   const sandboxClock = c.sandboxClock;
   return {
     sandboxMode: c.config.mode === 'sandbox',
-    clock: c.clock,
+    /** The member's account's time: its test clock's when it is on one, else the service clock. */
+    clock: c.accountClock,
+    /** The service (sandbox) clock, shared by every account not on a test clock. */
+    serviceClock: c.clock,
+    /** Per-account test clocks (the Sandbox page shows and advances the account's clock). */
+    testClocks: c.testClocks,
     reads: c.portalReads,
     accounts: c.accounts,
     transactions: c.transactions,

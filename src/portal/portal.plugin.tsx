@@ -70,6 +70,8 @@ export async function portalPlugin(app: FastifyInstance, s: PortalServices) {
     const sessionId = request.cookies[SESSION_COOKIE];
     const session = sessionId ? await s.portalSessions.find(sessionId) : undefined;
     request.portal = { lang, t: translator(lang), session, url: request.url, sandbox: s.sandboxMode };
+    // A member's pages and actions run on the account's time (its test clock, when it is on one).
+    if (session?.user.role === 'MEMBER' && session.user.accountId !== null) await s.testClocks.enter(session.user.accountId);
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('x-content-type-options', 'nosniff');

@@ -26,6 +26,8 @@ export interface ClaimedDelivery {
   secrets: StoredSigningSecrets | null;
   /** The event's W3C trace id (null on events older than migration 983). */
   traceId: string | null;
+  /** The time of the test clock its account is on (migration 1500); absent: the service clock. */
+  clockTime?: Date;
 }
 
 export interface DeliveryResult {
@@ -70,7 +72,8 @@ export const deliveriesRepo = {
    */
   /** When the earliest pending delivery (or the lease of a claimed one) falls due, if any. */
   async nextDue(db: Db): Promise<Date | undefined> {
-    const row = (await sql<{ next: Date | null }>`SELECT min(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending'`.execute(db)).rows[0];
+    const row = (await sql<{ next: Date | null }>`SELECT min(next_attempt_at) AS next FROM webhook_deliveries d WHERE status = 'pending'
+      AND NOT EXISTS (SELECT 1 FROM test_clock_accounts t WHERE t.account_id = d.account_id)`.execute(db)).rows[0];
     return row?.next ?? undefined;
   },
 
@@ -90,14 +93,28 @@ export const deliveriesRepo = {
       previous_secret: string | null;
       previous_valid_until: Date | string | null;
       trace_id: string | null;
+      clock_time: Date | string | null;
     }>`
-      WITH due AS (
-        SELECT id FROM webhook_deliveries
+      WITH on_service AS (
+        SELECT id FROM webhook_deliveries d
          WHERE status = 'pending' AND next_attempt_at <= ${input.now}
            AND (lease_until IS NULL OR lease_until <= clock_timestamp())
+           AND NOT EXISTS (SELECT 1 FROM test_clock_accounts t WHERE t.account_id = d.account_id)
          ORDER BY next_attempt_at, id
          LIMIT ${input.limit}
          FOR UPDATE SKIP LOCKED
+      ), on_clocks AS (
+        -- The deliveries of accounts on a test clock fall due on that clock (migration 1500).
+        SELECT d.id FROM webhook_deliveries d
+          JOIN test_clock_accounts t ON t.account_id = d.account_id
+          JOIN test_clocks c ON c.id = t.clock_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= c.frozen_time
+           AND (d.lease_until IS NULL OR d.lease_until <= clock_timestamp())
+         ORDER BY d.next_attempt_at, d.id
+         LIMIT ${input.limit}
+         FOR UPDATE OF d SKIP LOCKED
+      ), due AS (
+        SELECT id FROM on_service UNION ALL SELECT id FROM on_clocks
       ), claimed AS (
         UPDATE webhook_deliveries d
            SET lease_until = clock_timestamp() + make_interval(secs => ${input.leaseSeconds}::double precision), claim_token = ${input.token}::uuid
@@ -107,7 +124,8 @@ export const deliveriesRepo = {
       SELECT c.id, c.attempts, c.account_id, c.event_id, c.webhook_id,
              e.event_id AS message_id, COALESCE(e.body, e.payload::text) AS body,
              w.url, w.headers, (w.is_active AND w.deleted_at IS NULL) AS active,
-             s.secret, s.previous_secret, s.previous_valid_until, e.trace_id
+             s.secret, s.previous_secret, s.previous_valid_until, e.trace_id,
+             (SELECT tc.frozen_time FROM test_clock_accounts ta JOIN test_clocks tc ON tc.id = ta.clock_id WHERE ta.account_id = c.account_id) AS clock_time
         FROM claimed c
         JOIN events e ON e.id = c.event_id
         JOIN webhooks w ON w.id = c.webhook_id
@@ -127,6 +145,7 @@ export const deliveriesRepo = {
       active: r.active,
       secrets: r.secret === null ? null : { secret: r.secret, previous_secret: r.previous_secret, previous_valid_until: r.previous_valid_until },
       traceId: r.trace_id,
+      ...(r.clock_time === null ? {} : { clockTime: new Date(r.clock_time) }),
     }));
   },
 

@@ -93,7 +93,8 @@ export function createRelay(options: RelayOptions) {
   }
 
   function outcomeOf(d: ClaimedDelivery, attempt: AttemptResult): Outcome {
-    const at = clock.now();
+    // An account on a test clock: its attempts and retries are on that clock (issue 29 item 3).
+    const at = d.clockTime ?? clock.now();
     const base = { id: d.id, claimToken: d.claimToken, attempts: d.attempt, statusCode: attempt.statusCode, error: attempt.error };
     const log: AttemptLog = {
       accountId: d.accountId,

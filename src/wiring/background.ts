@@ -24,6 +24,7 @@ export function backgroundWorkers(parts: {
   webhookRelay: BackgroundWorker & { wakeUp(): void; lookSoon(): void };
   eventStreams: { wakeUp(): void; closeAll(): Promise<void> };
   accessLease: BackgroundWorker;
+  testClocks: { settled(): Promise<void> };
 }): BackgroundWorker[] {
   const { providerClient, webhookTransport, eventStreams } = parts;
   return [
@@ -43,5 +44,8 @@ export function backgroundWorkers(parts: {
     parts.accessLease,
     // Marks this build's function versions as in use, so no other build's start drops them.
     functionVersionsBeat(parts.db, parts.logger),
+    // Stopped first: a test clock's advance in progress ends (its jobs and webhooks) before the
+    // scheduler and the relay stop, and its clock is left ready.
+    { start() {}, stop: () => parts.testClocks.settled() },
   ];
 }

@@ -11,6 +11,7 @@ import { createLedger } from '../ledger/ledger.ts';
 import { createMetrics } from '../metrics.ts';
 import { createSandboxClockStore } from '../services/sandbox/sandbox-clock.ts';
 import { createOutbox } from '../webhooks/outbox.ts';
+import { accountAwareClock } from '../services/test-clocks/account-time.ts';
 
 function defaultLogger(config: Config): Logger {
   return pino({
@@ -58,7 +59,14 @@ export async function buildFoundation(config: Config, options: { clock?: Clock; 
   const reads = createReadRouting({ primary: db, replica: readReplica, logger });
   registerReplicaLagMetric(metrics.registry, readReplica);
   const scheduler = createScheduler({ db, clock, logger, metrics, concurrency: database.engine === 'postgres' ? 2 : 1, safetyPollMs: IDLE_SAFETY_POLL_MS });
-  return { logger, clock, sandboxClock, sandboxClockStore, database, db, metrics, readReplica, reads, ledger: createLedger({ clock }), outbox: createOutbox({ clock }), scheduler };
+  // The time rules of accounts (issue 29 item 3): an account on a sandbox test clock sees that clock's
+  // time (services/test-clocks/account-time.ts); service concerns (tokens, limits of requests,
+  // sessions, leases) keep `clock`.
+  const accountClock = accountAwareClock(clock);
+  return {
+    logger, clock, accountClock, sandboxClock, sandboxClockStore, database, db, metrics, readReplica, reads,
+    ledger: createLedger({ clock: accountClock }), outbox: createOutbox({ clock: accountClock }), scheduler,
+  };
 }
 
 export type Foundation = Awaited<ReturnType<typeof buildFoundation>>;

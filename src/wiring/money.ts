@@ -26,7 +26,7 @@ import { createTransactionsService } from '../services/transactions/transactions
 import type { SigningKeys } from '../services/auth/signing-keys.ts';
 import type { Foundation } from './foundation.ts';
 
-type MoneyBase = Pick<Foundation, 'db' | 'clock' | 'logger' | 'ledger' | 'outbox' | 'scheduler' | 'reads' | 'database'>;
+type MoneyBase = Pick<Foundation, 'db' | 'clock' | 'accountClock' | 'logger' | 'ledger' | 'outbox' | 'scheduler' | 'reads' | 'database'>;
 type Institution = { ispb: string; name: string };
 
 /**
@@ -34,14 +34,15 @@ type Institution = { ispb: string; name: string };
  * Each service once, over what was built before.
  */
 function wirePayouts(config: Config, f: MoneyBase, parts: { network: PixNetwork; scenarios: ScenarioReader; settlement: Settlement; institution: Institution; onUsCharges: OnUsCharges; creditOnUs: ReturnType<typeof createOnUsCredit>; idempotency: ReturnType<typeof createIdempotency> }) {
-  const { db, clock, logger, database } = f;
+  // `accountClock`: an account on a sandbox test clock sees its clock's time (issue 29 item 3).
+  const { db, clock, accountClock, logger, database } = f;
   const { network, institution } = parts;
   // One account's money commands hold at most a quarter of the pool at once (per process) and wait
   // for their turn and their locks within the lock timeout (issue 20, item 2; account-bulkhead.ts).
   const lockTimeoutMs = database.bounds?.lockTimeoutMs ?? config.database.timeouts.lockMs;
   const bulkhead = createAccountBulkhead({ perAccount: Math.max(1, Math.floor((database.bounds?.poolSize ?? config.database.poolSize) / 4)), lockTimeoutMs });
   const outgoingPayouts = createOutgoingPayouts({
-    db, clock, settlement: parts.settlement, creditOnUs: parts.creditOnUs, logger,
+    db, clock: accountClock, settlement: parts.settlement, creditOnUs: parts.creditOnUs, logger,
     onUsCharges: parts.onUsCharges,
     institutionIspb: config.institutionIspb,
     // PGlite runs one statement at a time: one group-commit batch in flight; PostgreSQL: a few.
@@ -59,9 +60,9 @@ function wirePayouts(config: Config, f: MoneyBase, parts: { network: PixNetwork;
     payouts: outgoingPayouts,
     cashOut: createCashOutService({ db, network, payouts: outgoingPayouts, institution }),
     cashOutQrCode: createCashOutQrCodeService({ db, network, payouts: outgoingPayouts, institution, publicHost: config.publicHost }),
-    dictTransfers: createDictTransferService({ db, clock, network, payouts: outgoingPayouts, idempotency: parts.idempotency, institution }),
+    dictTransfers: createDictTransferService({ db, clock: accountClock, network, payouts: outgoingPayouts, idempotency: parts.idempotency, institution }),
     /** Payouts the receiving bank sent back. */
-    refunds: createPayoutRefundService({ db, clock, ledger: f.ledger, outbox: f.outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount }),
+    refunds: createPayoutRefundService({ db, clock: accountClock, ledger: f.ledger, outbox: f.outbox, institutionIspb: config.institutionIspb, networkAccount: network.ledgerAccount }),
     /** The simulated key directory's entries (sandbox routes). */
     dictKeys: createSandboxDictKeys({ db, clock }),
   };
@@ -73,30 +74,31 @@ function wirePayouts(config: Config, f: MoneyBase, parts: { network: PixNetwork;
  * every outgoing debit, payouts, refunds, MED, suspense and the transactions' reads.
  */
 export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNetwork; scenarios: ScenarioReader; signingKeys: SigningKeys }) {
-  const { db, clock, ledger, outbox, scheduler, logger } = f;
+  // `accountClock`: an account on a sandbox test clock sees its clock's time (issue 29 item 3).
+  const { db, clock, accountClock, ledger, outbox, scheduler, logger } = f;
   const { network, scenarios } = parts;
   /** A PIX received with no charge behind it (deposits, on-us credits, suspense assignments): built once. */
-  const receivePix = createReceivedPix({ clock, ledger, outbox });
+  const receivePix = createReceivedPix({ clock: accountClock, ledger, outbox });
   // The one settlement path of every outgoing debit (start/finishNow; each origin's rules in
   // services/settlement/origin-settlement.ts), the one
   // idempotency mechanism, and the receiving side of on-us payments: built once, here, and handed
   // to the features that use them, so no feature builds another's pieces and no wiring is late.
-  const settlement = createSettlement({ db, clock, ledger, scheduler, network, outbox, logger });
+  const settlement = createSettlement({ db, clock: accountClock, ledger, scheduler, network, outbox, logger });
   const idempotency = createIdempotency({ db, clock });
   const institution = { ispb: config.institutionIspb, name: bankByIspb(config.institutionIspb)?.name ?? config.institutionName };
-  const creditOnUs = createOnUsCredit({ clock, receivePix, institution });
+  const creditOnUs = createOnUsCredit({ clock: accountClock, receivePix, institution });
   // Charges: split payouts (settled by the settlement path, on-us through creditOnUs), then payments.
   // The split payouts go through the payouts' one debit admission (built below; called only when a split job runs).
-  const chargeSplits = createChargeSplits({ db, clock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
-  const chargePayments = createChargePayments({ db, clock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits });
+  const chargeSplits = createChargeSplits({ db, clock: accountClock, config, scheduler, admitDebit: (trx, req) => payouts.payouts.admitIn(trx, req), logger });
+  const chargePayments = createChargePayments({ db, clock: accountClock, config, ledger, outbox, scheduler, networkAccount: network.ledgerAccount, splits: chargeSplits });
   const { payouts, bulkhead } = wirePayouts(config, f, { network, scenarios, settlement, institution, onUsCharges: chargePayments satisfies OnUsCharges, creditOnUs, idempotency });
   // Refunds (refund-in, devolucao) settle through the same settlement job; MED feeds the same model.
-  const refunds = createRefundService({ db, clock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
+  const refunds = createRefundService({ db, clock: accountClock, institutionIspb: config.institutionIspb, admitDebit: payouts.payouts.admitIn, bulkhead });
   return {
-    deposits: createDepositService({ db, clock, receivePix }),
-    charges: createChargeService({ db, clock, scheduler, network, scenarios }),
+    deposits: createDepositService({ db, clock: accountClock, receivePix }),
+    charges: createChargeService({ db, clock: accountClock, scheduler, network, scenarios }),
     chargePayments,
-    chargeLocations: createChargeLocations({ db, clock, signingKeys: parts.signingKeys }),
+    chargeLocations: createChargeLocations({ db, clock: accountClock, signingKeys: parts.signingKeys }),
     /** Pays our own charges on-us (decisions 4.11); the payouts feature calls it. */
     onUsCharges: chargePayments as OnUsCharges,
     /** The settlement job of every outgoing debit: `start`, `finishNow` (each origin's rules: origin-settlement.ts). */
@@ -105,10 +107,10 @@ export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNet
     idempotency,
     payouts,
     /** The account's transactions: list and poll (any feature may read through it). */
-    transactions: createTransactionsService({ db, clock, reads: f.reads }),
+    transactions: createTransactionsService({ db, clock: accountClock, reads: f.reads }),
     refunds,
     /** MED: its `sink(options)` takes the network's infraction notices (through services/network-sink.ts). */
-    meds: createMedService({ db, clock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn }),
+    meds: createMedService({ db, clock: accountClock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn }),
     /** Money on the pooled account waiting for an operator to assign it. */
     suspense: createSuspenseService({ db, clock, ledger, outbox, receivePix, network: network.ledgerAccount }),
   };

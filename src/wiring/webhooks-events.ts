@@ -8,6 +8,7 @@ import { createEventStreams } from '../services/events/event-streams.ts';
 import { createDeliveryLog } from '../services/webhooks/delivery-log.service.ts';
 import { createWebhookRegistrationService } from '../services/webhooks/registration.service.ts';
 import { createWebhookReplay } from '../services/webhooks/replay.service.ts';
+import { createTestClocks } from '../services/test-clocks/test-clock.service.ts';
 import { createWebhookResendService } from '../services/webhooks/resend.service.ts';
 import { createWebhookTestService } from '../services/webhooks/test-delivery.service.ts';
 import { systemResolver, type HostResolver } from '../webhooks/host-resolver.ts';
@@ -20,7 +21,7 @@ import type { Foundation } from './foundation.ts';
 /** Webhooks (registrations, the relay, resends, test deliveries, the delivery log) and the events API. */
 export function wireWebhooksAndEvents(
   config: Config,
-  f: Pick<Foundation, 'db' | 'clock' | 'logger' | 'metrics' | 'reads'>,
+  f: Pick<Foundation, 'db' | 'clock' | 'logger' | 'metrics' | 'reads' | 'scheduler'>,
   parts: { accounts: AccountService; resolver?: HostResolver; webhookRules?: 'sandbox' },
 ) {
   const { db, clock, logger } = f;
@@ -37,6 +38,8 @@ export function wireWebhooksAndEvents(
   // Issue 29: the account's events (list, one, live streams) and "deliver again since T".
   const drain = createDrainState();
   const eventLog = createEventLog({ db, accounts });
+  /** Per-account test clocks (issue 29 item 3; sandbox only: in production no account is on one). */
+  const testClocks = createTestClocks({ db, clock, enabled: config.mode === 'sandbox', scheduler: f.scheduler, webhookRelay, logger });
   return {
     /** The HTTP client of webhook deliveries (closed when the service stops; not exposed by the container). */
     webhookTransport,
@@ -54,6 +57,8 @@ export function wireWebhooksAndEvents(
     /** Live event streams (Server-Sent Events); every one ends when the service closes. */
     eventStreams: createEventStreams({ events: eventLog, drain, logger }),
     /** Queues an account's finished deliveries again (replay). */
-    webhookReplay: createWebhookReplay({ db, clock, accounts }),
+    webhookReplay: createWebhookReplay({ db, clock, accounts, nowFor: testClocks.nowFor }),
+    /** Per-account test clocks (sandbox): routes, and `enter(accountId)` for a served account's time. */
+    testClocks,
   };
 }

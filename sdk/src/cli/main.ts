@@ -1,5 +1,6 @@
 import { helpOf, parse, UsageError } from './args.ts';
 import type { Command } from './command.ts';
+import { clocksCommands } from './commands/clocks.ts';
 import { deliveriesListCommand, deliveriesReplayCommand } from './commands/deliveries.ts';
 import { eventsGetCommand, eventsListCommand, eventsResendCommand } from './commands/events.ts';
 import { listenCommand } from './commands/listen.ts';
@@ -18,6 +19,7 @@ const COMMANDS: Command[] = [
   eventsResendCommand,
   deliveriesListCommand,
   deliveriesReplayCommand,
+  ...clocksCommands,
 ];
 
 function topHelp(): string {

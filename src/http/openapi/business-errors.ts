@@ -34,6 +34,9 @@ const BUSINESS_ERRORS: Record<string, number[]> = {
   payCharge: [409],
   transitionMed: [409],
   refundPayout: [409],
+  // Issue 29 item 3: an account of the body that does not exist (or another's), one already on a clock; an advance in progress.
+  createTestClock: [404, 409],
+  advanceTestClock: [409],
   // Provider adapter (issue 13): an item already assigned; an account that does not exist (404 of the body's accountId).
   assignSuspense: [409],
   // A notice whose signature or timestamp fails.

@@ -32,7 +32,14 @@ const EVENT_EXAMPLE = {
 const EVENT_LIST_EXAMPLE = { data: [EVENT_EXAMPLE], metadata: { size: 100, hasMore: false, next: EVENT_EXAMPLE.id } };
 const REPLAY_EXAMPLE = { request: { since: '2026-11-20T00:00:00Z', status: 'failed' }, responses: { 202: { queued: 3 } } };
 
+// Issue 29 item 3: per-account test clocks.
+const TEST_CLOCK_EXAMPLE = { id: '5d2f8a1c-7e3b-4c9d-8a6f-1b2c3d4e5f60', name: 'refund window trial', frozenTime: '2027-01-04T15:00:00.000Z', status: 'ready', accountIds: [42] };
+
 const WRITTEN_EXAMPLES: Record<string, Examples> = {
+  createTestClock: { request: { frozenTime: '2027-01-04T15:00:00.000Z', accountIds: [42], name: 'refund window trial' }, responses: { 201: TEST_CLOCK_EXAMPLE } },
+  listTestClocks: { responses: { 200: { data: [TEST_CLOCK_EXAMPLE], metadata: { total: 1, page: 1, pageSize: 20, totalPages: 1 } } } },
+  getTestClock: { responses: { 200: TEST_CLOCK_EXAMPLE } },
+  advanceTestClock: { request: { to: '2027-04-04T15:00:00.000Z' }, responses: { 202: { ...TEST_CLOCK_EXAMPLE, status: 'advancing' } } },
   // Issue 29: the events API and replay (the admin routes answer the same).
   listEvents: { responses: { 200: EVENT_LIST_EXAMPLE } },
   getEvent: { responses: { 200: EVENT_EXAMPLE } },

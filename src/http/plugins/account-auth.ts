@@ -18,7 +18,7 @@ declare module 'fastify' {
  * token used without the client certificate it is bound to (another one, or none when
  * `REQUIRE_CERTIFICATE_BOUND_TOKENS` asks for one) answers 401 saying so.
  */
-export async function authenticateAccount(request: FastifyRequest, c: AccountAuthContext): Promise<AccessIdentity | undefined> {
+export async function authenticateAccount(request: FastifyRequest, c: Pick<AccountAuthContext, 'config' | 'accountTokens'>): Promise<AccessIdentity | undefined> {
   const identity = await c.accountTokens?.authenticate(request.headers.authorization);
   if (!identity) return undefined;
   const refusal = certificateBindingRefusal(
@@ -43,6 +43,8 @@ export function requireAccount(c: AccountAuthContext, scope: Scope) {
       throw new DomainError('FORBIDDEN', { requiredScope: scope }, `This route needs the scope ${scope}`);
     }
     request.identity = identity;
+    // The account's time for the rest of the request: its test clock's when it is on one (sandbox).
+    await c.testClocks.enter(identity.accountId);
   };
   // Read back by `requiredScopeOf`, so the OpenAPI document states each route's scope.
   return Object.assign(guard, { requiredScope: scope });

@@ -8,10 +8,12 @@ import { hasAdminToken } from './admin-auth.ts';
  * Which account a sandbox call acts on: the admin token with `accountId` in the body, or an
  * account's own bearer token (resolved by the account authenticator, when one is wired).
  */
-export async function sandboxAccountId(request: FastifyRequest, c: Pick<SandboxContext, 'config' | 'accounts' | 'accountTokens'>, bodyAccountId: number | undefined): Promise<number> {
+export async function sandboxAccountId(request: FastifyRequest, c: Pick<SandboxContext, 'config' | 'accounts' | 'accountTokens' | 'testClocks'>, bodyAccountId: number | undefined): Promise<number> {
   if (hasAdminToken(request, c.config.adminToken)) {
     if (bodyAccountId === undefined) throw new ValidationError(['accountId is required when calling with the admin token']);
     await c.accounts.get(bodyAccountId);
+    // What the call does to that account runs on its time (its test clock, when it is on one).
+    await c.testClocks.enter(bodyAccountId);
     return bodyAccountId;
   }
   const identity = request.identity ?? (await authenticateAccount(request, c));
@@ -33,5 +35,6 @@ export function requireSandboxCaller(c: AccountAuthContext) {
       throw new DomainError('UNAUTHORIZED', undefined, "Send the account's bearer token, or the admin token with accountId");
     }
     request.identity = identity;
+    await c.testClocks.enter(identity.accountId);
   };
 }

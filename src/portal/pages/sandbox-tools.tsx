@@ -2,12 +2,13 @@
 import { brl, dateTime } from '../format.ts';
 import { CsrfField, Page, type PageContext } from '../layout.tsx';
 import type { PortalReads } from '../portal-reads.repo.ts';
+import type { TestClockView } from '../../services/test-clocks/test-clock.service.ts';
 
 type Pending = Awaited<ReturnType<PortalReads['pendingCharges']>>;
 type Received = Awaited<ReturnType<PortalReads['receivedPix']>>;
 
 /** The sandbox tools: receive a PIX, pay a charge, open a MED, move the clock. */
-export function SandboxToolsPage(props: { ctx: PageContext; pending: Pending; received: Received; now: Date; notice?: string; error?: string }) {
+export function SandboxToolsPage(props: { ctx: PageContext; pending: Pending; received: Received; now: Date; testClock: TestClockView | undefined; notice?: string; error?: string }) {
   const { ctx } = props;
   const t = ctx.t;
   const { pending, received } = props;
@@ -61,7 +62,41 @@ export function SandboxToolsPage(props: { ctx: PageContext; pending: Pending; re
             <button class="primary" type="submit">{t('moveForward')}</button>
           </form>
         </section>
+        <TestClockCard ctx={ctx} clock={props.testClock} now={props.now} />
       </div>
     </Page>
+  );
+}
+
+/** The account's own test clock (issue 29 item 3): shown and advanced, or started. */
+function TestClockCard(props: { ctx: PageContext; clock: TestClockView | undefined; now: Date }) {
+  const { ctx, clock } = props;
+  const t = ctx.t;
+  return (
+    <section class="card" aria-labelledby="tool-test-clock">
+      <h2 id="tool-test-clock">{t('testClock')}</h2>
+      {clock ? (
+        <div class="stack">
+          <p class="hint" data-test-clock={clock.id}>{t('testClockTime', { time: dateTime(new Date(clock.frozenTime), ctx.lang) })}</p>
+          <p class="hint">{t('testClockStatus', { status: t(clock.status === 'ready' ? 'testClockReady' : 'testClockAdvancing') })}</p>
+          <form class="stack" method="post" action="/portal/sandbox/test-clock/advance">
+            <CsrfField ctx={ctx} />
+            <div><label for="test-clock-minutes">{t('testClockMinutes')}</label><input id="test-clock-minutes" name="minutes" type="number" min={1} max={525600} required value="60" /></div>
+            <button class="primary" type="submit">{t('testClockAdvance')}</button>
+          </form>
+          <form method="post" action="/portal/sandbox/test-clock/delete">
+            <CsrfField ctx={ctx} />
+            <button type="submit">{t('testClockDelete')}</button>
+          </form>
+        </div>
+      ) : (
+        <form class="stack" method="post" action="/portal/sandbox/test-clock">
+          <CsrfField ctx={ctx} />
+          <p class="hint">{t('testClockNone')}</p>
+          <div><label for="test-clock-start">{t('testClockStart')}</label><input id="test-clock-start" name="frozenTime" required value={props.now.toISOString()} /></div>
+          <button class="primary" type="submit">{t('testClockCreate')}</button>
+        </form>
+      )}
+    </section>
   );
 }

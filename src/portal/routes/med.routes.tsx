@@ -14,6 +14,8 @@ export const medRoutes: PortalRoutes = (app, s) => {
     const q = request.query as { page?: string };
     const page = /^[1-9]\d{0,6}$/.test(q.page ?? '') ? Number(q.page) : 1;
     const result = await s.meds.list(accountId, {}, page, 25);
+    // The account's time (its test clock's, when it is on one) says which analyses are overdue.
+    const now = s.clock.now();
     const ctx = request.portal;
     const t = ctx.t;
     return render(
@@ -45,7 +47,10 @@ export const medRoutes: PortalRoutes = (app, s) => {
                       </td>
                       <td><span class={`pill ${open ? 'pill-warn' : m.analysisResult === 'APPROVED' ? 'pill-bad' : 'pill-muted'}`}>{medStatusText(t, m.status, m.analysisResult)}</span></td>
                       <td class="hide-phone">{m.requestingBank.name}</td>
-                      <td>{open ? dateTime(due, ctx.lang) : '—'}</td>
+                      <td>
+                        {open ? dateTime(due, ctx.lang) : '—'}
+                        {open && due.getTime() <= now.getTime() ? <> <span class="pill pill-bad">{t('analysisOverdue')}</span></> : null}
+                      </td>
                       <td class="num">{m.transaction ? brl(centsFromNumber(m.transaction.amount) ?? 0) : '—'}</td>
                     </tr>
                   );

@@ -16,6 +16,7 @@ import { limitWindows } from './limits.ts';
 import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
 import { admissionItem, parseAdmissionAnswer, unreachable, type AdmissionAnswer, type AdmissionAnswerRow, type AdmissionItem } from './admission-wire.ts';
 import type { PayoutRequest } from './payout-request.ts';
+import { currentAccountClock } from '../test-clocks/account-time.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
 
@@ -92,6 +93,20 @@ export function createPayoutAdmission(deps: {
     });
   }
 
+  /**
+   * The submit jobs admit_payouts wrote for payouts of an account on a test clock fall due on that
+   * clock (issue 29 item 3): admit_payouts writes them on the service clock, this names their clock.
+   */
+  async function onTestClock(db: Db, answers: AdmissionAnswer[]): Promise<void> {
+    const clock = currentAccountClock();
+    if (!clock) return;
+    const ids = answers.flatMap((a) => (a.outcome === 'admitted' ? [Number(a.tx.id)] : []));
+    if (ids.length === 0) return;
+    await sql`UPDATE jobs SET clock_id = ${clock.clockId}::uuid
+               WHERE kind = ${SUBMIT_STEP_JOB.kind} AND clock_id IS NULL AND status = 'pending'
+                 AND (payload ->> 'id')::bigint = ANY (${ids}::bigint[])`.execute(db);
+  }
+
   /** A refusal in the words of the route that asked. */
   function refusal(req: PayoutRequest, row: Exclude<AdmissionAnswer, { tx: TransactionRow }>): DomainError | AccountBusyError {
     switch (row.outcome) {
@@ -144,6 +159,7 @@ export function createPayoutAdmission(deps: {
         FROM ${fn('admit_payouts')}(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     const failed: TransactionRow[] = [];
+    await onTestClock(db, rows.rows.map(parseAdmissionAnswer));
     rows.rows.forEach((row, k) => {
       const index = positions[k]!;
       const answer = parseAdmissionAnswer(row);

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import type { PayoutRequest } from './payout-request.ts';
 import { AccountBusyError, type PayoutAdmission } from './payout-admission.ts';
+import { currentAccountClock, withAccountClock, type AccountClockScope } from '../test-clocks/account-time.ts';
 
 /**
  * A payout whose admission is the whole command (a network payout whose counterpart is known and
@@ -29,6 +30,8 @@ function sameCommandKey(req: PayoutRequest): string | undefined {
 
 interface Item {
   req: PayoutRequest;
+  /** The test clock of the request's account (issue 29 item 3): a batch never mixes two clocks' times. */
+  clock: AccountClockScope | undefined;
   resolve: (tx: TransactionRow) => void;
   reject: (error: unknown) => void;
 }
@@ -84,7 +87,7 @@ export function createPayoutBatcher(deps: {
       busyUntil.delete(req.accountId);
     }
     return new Promise((resolve, reject) => {
-      queue.push({ req, resolve, reject });
+      queue.push({ req, clock: currentAccountClock(), resolve, reject });
       if (!scheduled) {
         scheduled = true;
         // Collect whatever else arrives in this turn of the event loop before taking a batch.
@@ -101,11 +104,14 @@ export function createPayoutBatcher(deps: {
     const seen = new Set<string>();
     const rest: Item[] = [];
     let withWorkAfter = 0;
+    // One time per batch: the admission's now, day and night windows (the service clock's, or one test clock's).
+    const clockOf = (item: Item) => item.clock?.clockId ?? '';
     for (const item of queue) {
       const key = sameCommandKey(item.req);
       const workAfter = !admissionOnly(item.req);
       if (
         batch.length >= maxBatch ||
+        (batch.length > 0 && clockOf(batch[0]!) !== clockOf(item)) ||
         (key !== undefined && seen.has(key)) ||
         accountsInFlight.has(item.req.accountId) ||
         (workAfter && withWorkAfter >= MAX_WITH_WORK_AFTER)
@@ -132,7 +138,7 @@ export function createPayoutBatcher(deps: {
       running += 1;
       stats.batches += 1;
       stats.items += batch.length;
-      run(batch).finally(() => {
+      withAccountClock(batch[0]!.clock, () => run(batch)).finally(() => {
         for (const a of accounts) {
           const n = accountsInFlight.get(a)! - 1;
           if (n === 0) accountsInFlight.delete(a);

@@ -20,14 +20,21 @@ function instantOf(text: string): Date {
  * them to the account's active URLs as usual. Two replays of one account take turns (an advisory
  * lock, never the account row, which money commands need), so each sees what the other queued.
  */
-export function createWebhookReplay(deps: { db: Kysely<DB>; clock: Clock; accounts: { get(id: number): Promise<unknown> } }) {
+export function createWebhookReplay(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  accounts: { get(id: number): Promise<unknown> };
+  /** The account's time (its sandbox test clock's, issue 29 item 3): replays fall due on it. */
+  nowFor?: (accountId: number) => Promise<Date>;
+}) {
   return {
     /** `audit`: an operator's replay is recorded in the audit log, in the same transaction. */
     async replay(accountId: number, input: { since: string; status: ReplayStatus; type?: EventType | undefined }, audit?: ChangeAudit): Promise<{ queued: number }> {
       const since = instantOf(input.since);
+      const now = deps.nowFor ? await deps.nowFor(accountId) : deps.clock.now();
       const queued = await deps.db.transaction().execute(async (trx) => {
         await sql`SELECT pg_advisory_xact_lock(${REPLAY_LOCK}::int, (${accountId}::bigint % 2147483647)::int)`.execute(trx);
-        const n = await queueReplay(trx, { accountId, since, status: input.status, type: input.type, now: deps.clock.now() });
+        const n = await queueReplay(trx, { accountId, since, status: input.status, type: input.type, now });
         await audit?.(trx, { accountId, target: `webhook-deliveries:${accountId}`, after: { since: since.toISOString(), status: input.status, type: input.type ?? null, queued: n } });
         return n;
       });

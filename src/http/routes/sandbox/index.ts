@@ -7,6 +7,7 @@ import { transitionMedRoute } from './transition-med.route.ts';
 import { payChargeRoute } from './pay-charge.route.ts';
 import { advanceClockRoute } from './advance-clock.route.ts';
 import { createDepositRoute } from './create-deposit.route.ts';
+import { testClockRoutes } from './test-clock-routes.ts';
 
 /** Routes that drive the simulated rest of the network; registered only in sandbox mode. */
-export const sandboxRoutes: RouteModule<SandboxContext>[] = [createDepositRoute, refundPayoutRoute, registerDictKeyRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute];
+export const sandboxRoutes: RouteModule<SandboxContext>[] = [createDepositRoute, refundPayoutRoute, registerDictKeyRoute, advanceClockRoute, payChargeRoute, openMedRoute, transitionMedRoute, ...testClockRoutes];
