@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { FUNCTIONS_FOLDER } from '../../src/db/function-sources.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { FINAL_TRANSACTION_STATUSES, MED_STATUSES, TRANSACTION_STATUSES } from '../../src/domain/closed-lists.ts';
+import { DEBIT_KINDS, FINAL_TRANSACTION_STATUSES, MED_STATUSES, TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../src/domain/closed-lists.ts';
 import { MAX_AMOUNT, MAX_AMOUNT_BRL, MAX_AMOUNT_GROUPED, MAX_AMOUNT_TEXT } from '../../src/domain/money.ts';
 import { Amount, AmountOrZero, DecimalAmount } from '../../src/http/schemas/common.ts';
 import { FAILURE_WINDOW_SECONDS } from '../../src/services/auth/failure-limits.ts';
 import { isFinalMedStatus } from '../../src/services/med/med-state-machine.ts';
+import { movementOf } from '../../src/webhooks/payloads/transaction-event.ts';
 
 /**
  * Issue 28 item 5: each rule that was written twice has one home. In TypeScript the home is one
@@ -54,7 +55,10 @@ describe('the maximum amount: domain/money.ts', () => {
   });
 
   it('the admission\'s SQL holds no copy: it compares with p_max_amount, which the admission passes as MAX_AMOUNT', () => {
-    for (const name of ['admit_payouts', 'debit_item_check']) expect(functionText(name)).not.toMatch(/9{9,}/);
+    // admit_payouts, the functions of its phases (admission_*.sql, where the write path splits it) and the item check.
+    const admission = readdirSync(FUNCTIONS_FOLDER).filter((f) => /^(admit_payouts|admission_\w+|debit_item_check)\.sql$/.test(f));
+    expect(admission).toContain('debit_item_check.sql');
+    for (const file of admission) expect(functionText(file.replace(/\.sql$/, '')), file).not.toMatch(/9{9,}/);
     expect(functionText('debit_item_check')).toMatch(/>\s*p_max_amount/);
     expect(readFileSync(path.join(SRC, 'services/payouts/payout-admission.ts'), 'utf8')).toMatch(/\$\{MAX_AMOUNT\}::bigint/);
   });
@@ -71,6 +75,15 @@ describe('the refundable reservation: refunds.repo.ts reserveRefundable', () => 
       SELECT pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c
        WHERE c.conrelid = 'transactions'::regclass AND c.contype = 'c' AND pg_get_constraintdef(c.oid) LIKE '%refunded_amount%'`.execute(database.db);
     expect(rows.map((r) => r.definition)).toEqual(['CHECK (((refunded_amount >= 0) AND (refunded_amount <= original_amount)))']);
+  });
+});
+
+describe('debit or credit: DEBIT_KINDS', () => {
+  it('a kind moves money out exactly when it is a debit kind, and no file of src/ names the debit (or credit) kinds again', () => {
+    expect(TRANSACTION_KINDS.map(movementOf)).toEqual(TRANSACTION_KINDS.map((k) => ((DEBIT_KINDS as readonly string[]).includes(k) ? 'DEBIT' : 'CREDIT')));
+    const pair = (a: string, b: string) => `'${a}'[^;\\n]{0,40}(&&|\\|\\|)[^;\\n]{0,40}'${b}'|\\['${a}',\\s*'${b}'\\]`;
+    const twice = new RegExp([pair('WITHDRAW', 'REFUND_IN'), pair('REFUND_IN', 'WITHDRAW'), pair('PAYMENT', 'REFUND_OUT'), pair('REFUND_OUT', 'PAYMENT')].join('|'));
+    expect(writtenOutside('domain/closed-lists.ts', twice)).toEqual([]);
   });
 });
 

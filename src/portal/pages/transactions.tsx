@@ -1,14 +1,12 @@
 /** @jsxImportSource hono/jsx */
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
-import { publicCounterpart } from '../../webhooks/payloads/transaction-event.ts';
+import { movementOf, publicCounterpart } from '../../webhooks/payloads/transaction-event.ts';
 import { brl, dateTime } from '../format.ts';
 import { StatusPill, type PageContext } from '../layout.tsx';
 
-const CREDIT_KINDS = new Set(['PAYMENT', 'REFUND_OUT']);
-
 /** A movement's signed amount: credits in green with +, debits with −. */
 export function SignedAmount(props: { tx: TransactionRow }) {
-  const credit = CREDIT_KINDS.has(props.tx.kind);
+  const credit = movementOf(props.tx.kind) === 'CREDIT';
   return <span class={credit ? 'credit' : ''}>{`${credit ? '+' : '−'} ${brl(props.tx.original_amount)}`}</span>;
 }
 

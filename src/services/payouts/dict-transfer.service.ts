@@ -13,6 +13,7 @@ import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts } from './outgoing-payout.ts';
 import { holderBeforePaying } from './key-holder.ts';
 import { assertMayMoveMoney } from '../accounts/account-standing.ts';
+import type { TransactionStatus } from '../../domain/closed-lists.ts';
 
 export interface DictTransferInput {
   pixKey: string;
@@ -26,7 +27,7 @@ export interface DictTransferInput {
 }
 
 export const DEFAULT_EXPIRATION_S = 600;
-const TYPE = { PENDING: 'PENDING', CONFIRMED: 'COMPLETED', ERROR: 'ERROR' } as const;
+const TYPE = { PENDING: 'PENDING', CONFIRMED: 'COMPLETED', ERROR: 'ERROR' } as const satisfies Record<TransactionStatus, string>;
 
 /** The compatible family's view of a transfer (POST and GET /dict/pix). */
 export function transferView(tx: TransactionRow) {

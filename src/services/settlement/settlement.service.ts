@@ -1,6 +1,7 @@
 import type { Kysely, Transaction as Trx } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
+import { DEBIT_KINDS } from '../../domain/closed-lists.ts';
 import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
@@ -144,7 +145,7 @@ export function createSettlement(deps: {
     async onPaymentOutcome(reference: string, outcome: Outcome): Promise<TransactionRow | undefined> {
       return transact(deps.db, async (trx) => {
         const row = await trx.selectFrom('transactions').select(['id', 'kind']).where('transaction_id', '=', reference).executeTakeFirst();
-        if (!row || (row.kind !== 'WITHDRAW' && row.kind !== 'REFUND_IN')) return undefined;
+        if (!row || !(DEBIT_KINDS as readonly string[]).includes(row.kind)) return undefined;
         const [finished] = await finishMany(trx, [{ id: row.id, outcome }]);
         return finished;
       });

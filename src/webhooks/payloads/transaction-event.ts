@@ -3,17 +3,11 @@ import { toBrlNumber, type Cents } from '../../domain/money.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 
-import type { TransactionEventName } from '../../domain/closed-lists.ts';
+import { DEBIT_KINDS, type TransactionEventName } from '../../domain/closed-lists.ts';
 export type { TransactionEventName } from '../../domain/closed-lists.ts';
 
-const MOVEMENT: Record<TransactionRow['kind'], 'CREDIT' | 'DEBIT'> = {
-  PAYMENT: 'CREDIT',
-  REFUND_OUT: 'CREDIT',
-  WITHDRAW: 'DEBIT',
-  REFUND_IN: 'DEBIT',
-};
-
-export const movementOf = (kind: TransactionRow['kind']) => MOVEMENT[kind];
+/** A debit kind (DEBIT_KINDS) moves money out of the account; every other kind brings it in. */
+export const movementOf = (kind: TransactionRow['kind']): 'CREDIT' | 'DEBIT' => ((DEBIT_KINDS as readonly string[]).includes(kind) ? 'DEBIT' : 'CREDIT');
 
 /** The counterpart as shown outside: the document masked, missing bank fields as null. */
 export function publicCounterpart(counterpart: Counterpart | null) {
@@ -39,7 +33,7 @@ export function transactionEvent(event: TransactionEventName, tx: TransactionRow
     event,
     status: tx.status,
     transactionType: 'PIX',
-    movementType: MOVEMENT[tx.kind],
+    movementType: movementOf(tx.kind),
     transactionId: tx.transaction_id,
     externalId: tx.external_id,
     endToEndId: tx.end_to_end_id,

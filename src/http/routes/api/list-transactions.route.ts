@@ -7,10 +7,10 @@ import type { ApiContext } from '../../route-contexts.ts';
 import { accountIdOf, requireAccount } from '../../plugins/account-auth.ts';
 import { Brl } from '../../schemas/common.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
-import { TRANSACTION_KINDS, TRANSACTION_STATUSES } from '../../../domain/closed-lists.ts';
+import { TRANSACTION_KINDS, TRANSACTION_STATUSES, type TransactionKind, type TransactionStatus } from '../../../domain/closed-lists.ts';
 
-const STATUS_LABEL = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' } as const;
-const OPERATION_LABEL = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' } as const;
+const STATUS_LABEL = { PENDING: 'Pendente', CONFIRMED: 'Confirmado', ERROR: 'Error' } as const satisfies Record<TransactionStatus, string>;
+const OPERATION_LABEL = { PAYMENT: 'Pix in', WITHDRAW: 'Pix out', REFUND_IN: 'Refund in', REFUND_OUT: 'Refund out' } as const satisfies Record<TransactionKind, string>;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 

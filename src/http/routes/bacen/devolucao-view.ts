@@ -4,7 +4,7 @@ import type { TransactionRow } from '../../../db/repos/transactions.repo.ts';
 import { DEVOLUCAO_ID_PATTERN } from '../../../services/refunds/refund-rules.ts';
 import type { RefundRow } from '../../../services/refunds/refunds.repo.ts';
 import { OneOf } from '../../../http/schemas/one-of.ts';
-import { REFUND_NATURES } from '../../../domain/closed-lists.ts';
+import { REFUND_NATURES, type TransactionStatus } from '../../../domain/closed-lists.ts';
 
 export const DevolucaoParams = Type.Object({
   e2eid: Type.String({ pattern: '^[a-zA-Z0-9]{32}$', description: 'end-to-end id of the received PIX' }),
@@ -29,7 +29,7 @@ export const Devolucao = Type.Object(
   { $id: 'Devolucao' },
 );
 
-const STATUS = { PENDING: 'EM_PROCESSAMENTO', CONFIRMED: 'DEVOLVIDO', ERROR: 'NAO_REALIZADO' } as const;
+const STATUS = { PENDING: 'EM_PROCESSAMENTO', CONFIRMED: 'DEVOLVIDO', ERROR: 'NAO_REALIZADO' } as const satisfies Record<TransactionStatus, string>;
 
 export function devolucaoView(tx: TransactionRow, refund: RefundRow): Static<typeof Devolucao> {
   return {
