@@ -93,18 +93,18 @@ export function cliEnv(configHome: string, extra: Record<string, string> = {}): 
  */
 export function pix(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [PIX, ...args], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    trackProcess(execFile(process.execPath, [PIX, ...args], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') return reject(new Error(`pix ${args[0]} did not end within ${timeoutMs} ms (${error.message}); stderr: ${stderr}`));
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    }));
   });
 }
 
-/** Every long-running process a test started and that has not exited yet. */
+/** Every `pix` process a test started (and the README's listener) that has not exited yet. */
 const liveProcesses = new Map<ChildProcess, { group: boolean }>();
 
 /**
- * Kills (SIGKILL, its process group when it leads one) every process started by pixProcess or
+ * Kills (SIGKILL, its process group when it leads one) every process started by pix, pixProcess or
  * trackProcess that is still running, and waits for each to be gone: an afterAll calls it, so a hung
  * `pix listen` can never keep the test file running past its bound.
  */
@@ -145,9 +145,16 @@ export async function exitWithin(child: ChildProcess, exited: Promise<number | n
   throw new Error(`${what} did not exit within ${withinMs} ms (killed)`);
 }
 
+/**
+ * Node options of a long-running `pix` in tests: a garbage collection every few thousand allocations,
+ * so a test of seconds sees what a listener running for hours does (an abort that a collection cut
+ * off from its connection hung `pix listen` on Ctrl-C only after one had run).
+ */
+export const FREQUENT_GC = ['--gc-interval=20000'];
+
 /** Starts a long-running `pix` (listen) and collects its output lines; killRunning() ends it if the test does not. */
-export function pixProcess(args: string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = trackProcess(spawn(process.execPath, [PIX, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+export function pixProcess(args: string[], env: NodeJS.ProcessEnv, nodeOptions: string[] = FREQUENT_GC) {
+  const child: ChildProcess = trackProcess(spawn(process.execPath, [...nodeOptions, PIX, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const lines: string[] = [];
   const errors: string[] = [];
   let buffered = '';
