@@ -54,7 +54,7 @@ export function parse(spec: CommandSpec, argv: string[]): Parsed {
 
 /**
  * `--name value` as `--name=value` when `name` takes a value and `value` starts with a dash: a client
- * secret (base64url) or a token may (1 in 32), and parseArgs refuses such a value given apart
+ * secret (base64url) or a token may (1 in 64), and parseArgs refuses such a value given apart
  * ("argument is ambiguous"). A value that is itself one of the options (`--client-secret --json`)
  * is left apart, so a forgotten value is still a usage error.
  */
