@@ -52,7 +52,7 @@ describe('README: Develop against the sandbox, run verbatim', () => {
   }, 120_000);
 
   it('login, then listen forwards to the receiver what trigger made happen, and the rest of the commands succeed', async () => {
-    const [login, listen, others] = sectionBlocks();
+    const [login, listen, others, ...later] = sectionBlocks();
     expect(listen).toMatch(/^npx pix listen --forward-to http:\/\/localhost:4000\/webhooks\n$/);
     const cwd = path.join(work.dir, 'project');
     const bash = (script: string) => promisify(execFile)('bash', ['-e', '-c', script], { cwd, env, timeout: 240_000, killSignal: 'SIGKILL' });
@@ -82,6 +82,8 @@ describe('README: Develop against the sandbox, run verbatim', () => {
       const types = () => rx.to('/webhooks').map((r) => (new Webhook(secret).verify(r.body, r.headers as Record<string, string>), r.headers['webhook-id']));
       await until(() => types().length >= 3 && /med_accepted\s+msg_/.test(output), 120_000, `events forwarded: ${output} ${errors}`);
       for (const type of ['cash_in', 'cash_out', 'med_accepted']) expect(output).toMatch(new RegExp(`^${type}\\s+\\S+\\s+200\\s+\\d+ ms$`, 'm'));
+      // Any later block of the section runs as written too, and succeeds (bash -e: every line).
+      for (const block of later) await bash(block);
       // Ctrl-C (to the terminal's process group) stops it with exit 0.
       process.kill(-listening.pid!, 'SIGINT');
       expect(await exitWithin(listening, exited, 30_000, 'the README\'s listen after Ctrl-C', true)).toBe(0);
