@@ -29,8 +29,20 @@ export function adminResources(http: Client<paths>) {
         unwrap(http.PATCH('/admin/accounts/{id}/limits', { params: { path: { id: id(accountId) } }, body, ...init(options) })),
       updateSplitFrequency: (accountId: Id, body: BodyOf<'updateSplitFrequency'>, options: RequestOptions = {}): Promise<AnswerOf<'updateSplitFrequency'>> =>
         unwrap(http.PATCH('/admin/accounts/{id}/split-frequency', { params: { path: { id: id(accountId) } }, body, ...init(options) })),
+      /** PATCH /admin/accounts/{id}: changes the name (`{name?}`; an empty body changes nothing); answers the account. */
+      update: (accountId: Id, body: BodyOf<'updateAccount'>, options: RequestOptions = {}): Promise<AnswerOf<'updateAccount'>> =>
+        unwrap(http.PATCH('/admin/accounts/{id}', { params: { path: { id: id(accountId) } }, body, ...init(options) })),
+      /** POST /admin/accounts/{id}/suspend: money-moving calls then answer 403 ACCOUNT_SUSPENDED; answers the account (`status` SUSPENDED). */
+      suspend: (accountId: Id, options: RequestOptions = {}): Promise<AnswerOf<'suspendAccount'>> =>
+        unwrap(http.POST('/admin/accounts/{id}/suspend', { params: { path: { id: id(accountId) } }, ...init(options) })),
+      /** POST /admin/accounts/{id}/reactivate: answers the account (`status` ACTIVE). */
+      reactivate: (accountId: Id, options: RequestOptions = {}): Promise<AnswerOf<'reactivateAccount'>> =>
+        unwrap(http.POST('/admin/accounts/{id}/reactivate', { params: { path: { id: id(accountId) } }, ...init(options) })),
     },
     certificates: {
+      /** GET /admin/accounts/{id}/certificates: newest first, revoked ones included (fingerprint, subject, validity); `await` for a page, `for await` for all. */
+      list: (accountId: Id, query: ListQuery<'listCertificates'> = {}, options: RequestOptions = {}): Paged<'listCertificates'> =>
+        pagedList((page) => unwrap(http.GET('/admin/accounts/{id}/certificates', { params: { path: { id: id(accountId) }, query: { ...query, page } }, ...init(options) }))) as Paged<'listCertificates'>,
       /** POST /admin/accounts/{id}/certificates: registers a PEM, or makes a key pair when the body is empty. */
       create: (accountId: Id, body: BodyOf<'registerCertificate'> = {}, options: RequestOptions = {}): Promise<AnswerOf<'registerCertificate'>> =>
         unwrap(http.POST('/admin/accounts/{id}/certificates', { params: { path: { id: id(accountId) } }, body, ...init(options) })),
@@ -100,6 +112,9 @@ export function adminResources(http: Client<paths>) {
         pagedList((page) => unwrap(http.GET('/admin/operators', { params: { query: { ...query, page } }, ...init(options) }))) as Paged<'listOperators'>,
       create: (body: BodyOf<'createOperator'>, options: RequestOptions = {}): Promise<AnswerOf<'createOperator'>> =>
         unwrap(http.POST('/admin/operators', { body, ...init(options) })),
+      /** DELETE /admin/operators/{id}: the operator's portal sessions end at once. */
+      remove: (operatorId: Id, options: RequestOptions = {}): Promise<void> =>
+        unwrap(http.DELETE('/admin/operators/{id}', { params: { path: { id: id(operatorId) } }, ...init(options) })).then(() => undefined),
     },
     network: {
       status: (options: RequestOptions = {}): Promise<AnswerOf<'networkStatus'>> => unwrap(http.GET('/admin/network/status', init(options))),

@@ -5,7 +5,7 @@ import { accountResources, type AccountResources } from './account-resources.ts'
 import type { paths } from './openapi.ts';
 import { sandboxResources, type SandboxResources } from './sandbox-resources.ts';
 import { testClockResources, type TestClockResources } from './test-clocks.ts';
-import { IDEMPOTENCY_KEY_ROUTES, retrying, type RetryOptions } from './transport.ts';
+import { copyOf, IDEMPOTENCY_KEY_ROUTES, retrying, type RetryOptions } from './transport.ts';
 import { TokenSource } from './tokens.ts';
 import { accountWebhooks, type AccountWebhooks } from './webhooks.ts';
 
@@ -90,7 +90,7 @@ export function createPixClient(options: PixClientOptions): PixClient {
       if (request.method === 'POST' && !request.headers.has('x-idempotency-key') && IDEMPOTENCY_KEY_ROUTES.some((r) => r.test(new URL(request.url).pathname))) {
         request.headers.set('x-idempotency-key', randomUUID());
       }
-      const spare = request.clone();
+      const spare = copyOf(request);
       request.headers.set('authorization', `Bearer ${token}`);
       const response = await send(request);
       // A token refused before its time (a rotated key, clock skew): renew once and send again.
@@ -121,6 +121,6 @@ export function rawFetch(connect: { cert?: string; key?: string; ca?: string | s
     for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
     if (!dispatcher) return fetch(request);
     const body = request.body ? await request.arrayBuffer() : undefined;
-    return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher })) as unknown as Response;
+    return (await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher, signal: request.signal })) as unknown as Response;
   };
 }

@@ -99,7 +99,7 @@ export async function* eventStream(open: StreamOpener, options: EventStreamOptio
     let reason = 'the stream ended';
     try {
       touch();
-      const { response, error } = await open(type ? { type } : {}, lastEventId, connection.signal);
+      const { response, error } = await untilAborted(open(type ? { type } : {}, lastEventId, connection.signal), connection.signal);
       if (!response.ok || !response.body) {
         const refusal = PixApiError.from(response.status, error, response.headers.get('x-request-id') ?? undefined);
         // A busy or restarting service is waited for; anything else is the service's answer.
@@ -108,12 +108,13 @@ export async function* eventStream(open: StreamOpener, options: EventStreamOptio
         await response.body?.cancel().catch(() => {});
       } else {
         options.onConnect?.({ lastEventId });
-        for await (const event of parseStream(response.body, touch)) {
+        for await (const event of parseStream(response.body, touch, connection.signal)) {
           lastEventId = event.id;
           attempt = 0;
           yield event;
           if (outer?.aborted) return;
         }
+        if (connection.signal.aborted) reason = `no data for ${idleMs} ms`;
       }
     } catch (error) {
       if (error instanceof PixApiError) throw error;
@@ -130,14 +131,46 @@ export async function* eventStream(open: StreamOpener, options: EventStreamOptio
   }
 }
 
-/** Server-Sent Events (the WHATWG format) from a byte stream; `touch` on every line, comments (heartbeats) included. */
-async function* parseStream(body: ReadableStream<Uint8Array>, touch: () => void): AsyncGenerator<StreamedEvent, void, undefined> {
+/**
+ * `promise`, or a rejection as soon as `signal` aborts: a connection given up (Ctrl-C, the idle
+ * bound) is left even if the fetch under it did not hear the abort.
+ */
+function untilAborted<T extends { response: Response }>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new Error('aborted'));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        // Answered after it was given up: its connection is closed, not left open.
+        if (signal.aborted) void value.response.body?.cancel().catch(() => {});
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Server-Sent Events (the WHATWG format) from a byte stream; `touch` on every line, comments
+ * (heartbeats) included. Ends when `signal` aborts: the reader is cancelled here, whatever the fetch
+ * under the body does with its own signal (a heartbeat every few seconds would otherwise keep the
+ * loop reading a stream nobody wants).
+ */
+async function* parseStream(body: ReadableStream<Uint8Array>, touch: () => void, signal: AbortSignal): AsyncGenerator<StreamedEvent, void, undefined> {
   const decoder = new TextDecoder();
   let buffer = '';
   let id: string | undefined;
   let type = 'message';
   let data: string[] = [];
   const reader = body.getReader();
+  const cancel = () => void reader.cancel().catch(() => {});
+  if (signal.aborted) cancel();
+  signal.addEventListener('abort', cancel, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -166,6 +199,7 @@ async function* parseStream(body: ReadableStream<Uint8Array>, touch: () => void)
       }
     }
   } finally {
+    signal.removeEventListener('abort', cancel);
     await reader.cancel().catch(() => {});
   }
 }

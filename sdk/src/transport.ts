@@ -57,6 +57,17 @@ export const attemptsOf = (response: Response): Attempts => attempts.get(respons
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A copy of `request` to send while the original is kept for another attempt, aborted with it. Not
+ * `request.clone()` alone: Node's fetch (undici) ties a clone's signal to the original's through a
+ * WeakRef only, so once a garbage collection ran, aborting the caller's signal no longer reached the
+ * clone being sent (a stream read on forever after Ctrl-C or its idle timeout). A Request built with
+ * `signal` holds that link for as long as it lives.
+ */
+export function copyOf(request: Request): Request {
+  return new Request(request.clone(), { signal: request.signal });
+}
+
 function retryAfterMs(response: Response): number | undefined {
   const value = response.headers.get('retry-after');
   if (!value) return undefined;
@@ -87,7 +98,7 @@ export function retrying(
       const last = !retryable || attempt >= maxRetries;
       let response: Response;
       try {
-        response = await send(last ? request : request.clone());
+        response = await send(last ? request : copyOf(request));
       } catch (error) {
         if (last) throw new PixNetworkError(`${request.method} ${new URL(request.url).pathname} failed: ${(error as Error).message}`, error);
         outcomeUnknown = true;

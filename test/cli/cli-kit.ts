@@ -87,19 +87,74 @@ export function cliEnv(configHome: string, extra: Record<string, string> = {}): 
   return { ...env, XDG_CONFIG_HOME: configHome, ...extra };
 }
 
-/** Runs `pix` to its end: exit code, stdout, stderr. */
+/**
+ * Runs `pix` to its end: exit code, stdout, stderr. One that is still running after `timeoutMs` is
+ * killed (SIGKILL: a command that ignores SIGTERM cannot outlive its bound) and that is an error.
+ */
 export function pix(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [PIX, ...args], { env, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(error);
+    trackProcess(execFile(process.execPath, [PIX, ...args], { env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return reject(new Error(`pix ${args[0]} did not end within ${timeoutMs} ms (${error.message}); stderr: ${stderr}`));
       resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    }));
   });
 }
 
-/** Starts a long-running `pix` (listen) and collects its output lines. */
-export function pixProcess(args: string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, [PIX, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Every `pix` process a test started (and the README's listener) that has not exited yet. */
+const liveProcesses = new Map<ChildProcess, { group: boolean }>();
+
+/**
+ * Kills (SIGKILL, its process group when it leads one) every process started by pix, pixProcess or
+ * trackProcess that is still running, and waits for each to be gone: an afterAll calls it, so a hung
+ * `pix listen` can never keep the test file running past its bound.
+ */
+export async function killRunning(): Promise<void> {
+  await Promise.all([...liveProcesses].map(async ([child, { group }]) => {
+    const gone = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+    try {
+      if (child.pid !== undefined) process.kill(group ? -child.pid : child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await gone;
+  }));
+}
+
+/** Tracks a spawned process for killRunning (a `detached` one is killed with its whole group). */
+export function trackProcess(child: ChildProcess, group = false): ChildProcess {
+  liveProcesses.set(child, { group });
+  child.once('exit', () => liveProcesses.delete(child));
+  return child;
+}
+
+/**
+ * The exit code of `exited` within `withinMs`; past that the process (its group when `group`) is
+ * killed and the wait is an error, so a test fails at its bound instead of hanging.
+ */
+export async function exitWithin(child: ChildProcess, exited: Promise<number | null>, withinMs: number, what: string, group = false): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), withinMs)));
+  const code = await Promise.race([exited, late]);
+  clearTimeout(timer);
+  if (code !== 'late') return code;
+  try {
+    process.kill(group ? -child.pid! : child.pid!, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
+  throw new Error(`${what} did not exit within ${withinMs} ms (killed)`);
+}
+
+/**
+ * Node options of a long-running `pix` in tests: a garbage collection every few thousand allocations,
+ * so a test of seconds sees what a listener running for hours does (an abort that a collection cut
+ * off from its connection hung `pix listen` on Ctrl-C only after one had run).
+ */
+export const FREQUENT_GC = ['--gc-interval=20000'];
+
+/** Starts a long-running `pix` (listen) and collects its output lines; killRunning() ends it if the test does not. */
+export function pixProcess(args: string[], env: NodeJS.ProcessEnv, nodeOptions: string[] = FREQUENT_GC) {
+  const child: ChildProcess = trackProcess(spawn(process.execPath, [...nodeOptions, PIX, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const lines: string[] = [];
   const errors: string[] = [];
   let buffered = '';
@@ -111,7 +166,7 @@ export function pixProcess(args: string[], env: NodeJS.ProcessEnv) {
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => errors.push(chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, lines, errors, exited };
+  return { child, lines, errors, exited, exitWithin: (withinMs: number, what = `pix ${args[0]}`) => exitWithin(child, exited, withinMs, what) };
 }
 
 export async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, withinMs: number, what: string): Promise<T> {

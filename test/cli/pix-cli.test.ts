@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { CLI_ADMIN_TOKEN, cliEnv, pix, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
+import { CLI_ADMIN_TOKEN, cliEnv, killRunning, pix, startSandbox, until, workDir, type Sandbox } from './cli-kit.ts';
 
 const EVENTS = ['cash_in', 'cash_out', 'refund_in', 'refund_out', 'med_created', 'med_accepted', 'med_rejected'] as const;
 /** Each test starts `pix` processes (node and tsx): seconds each on a quiet machine, far more under the whole suite. */
@@ -25,6 +25,7 @@ describe('pix: the command line', () => {
     flags = ['--base-url', sandbox.url, '--client-id', account.clientId, '--client-secret', account.clientSecret, '--cert', account.certFile];
   }, CLI_TEST_MS);
   afterAll(async () => {
+    await killRunning();
     await sandbox?.stop();
     work.remove();
   }, CLI_TEST_MS);
@@ -72,6 +73,22 @@ describe('pix: the command line', () => {
     const broke = await pix(['trigger', 'refund_out', '--override', 'keyType=NOPE', ...flags, '--json'], env);
     expect(broke.code).toBe(1);
     expect(JSON.parse(broke.stdout).error).toMatchObject({ status: 400 });
+  }, CLI_TEST_MS);
+
+  it('takes an option value that starts with a dash given apart (a client secret may: base64url), and still refuses a missing one', async () => {
+    const env = cliEnv(work.configHome);
+    const secret = '-Dash-first_secret-0123456789';
+    const creds = await sandbox.admin('POST', `/admin/accounts/${account.id}/credentials`, { clientSecret: secret });
+    const dashed = ['--base-url', sandbox.url, '--client-id', creds.clientId, '--client-secret', secret, '--cert', account.certFile];
+    const run = await pix(['trigger', 'cash_in', '--json', ...dashed], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ event: 'cash_in', chargeId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    // The wrong secret that starts with a dash is the API's 401, not a usage error.
+    expect((await pix(['trigger', 'cash_in', ...dashed.slice(0, 5), '-not-the-secret', ...dashed.slice(6)], env)).code).toBe(1);
+    // An option where the value should be is a forgotten value: a usage error.
+    const missing = await pix(['trigger', 'cash_in', '--client-secret', '--json', ...dashed.slice(0, 4), ...dashed.slice(6)], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^pix: .*--client-secret/);
   }, CLI_TEST_MS);
 
   it('login saves a profile only its owner can read, which later commands use; --profile picks another', async () => {

@@ -45,11 +45,42 @@ export function parse(spec: CommandSpec, argv: string[]): Parsed {
     options[name] = { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) };
   }
   try {
-    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: joinDashValues(argv, options), allowPositionals: true, options, strict: true });
     return { values: values as Parsed['values'], positionals };
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
   }
+}
+
+/**
+ * `--name value` as `--name=value` when `name` takes a value and `value` starts with a dash: a client
+ * secret (base64url) or a token may (1 in 64), and parseArgs refuses such a value given apart
+ * ("argument is ambiguous"). A value that is itself one of the options (`--client-secret --json`)
+ * is left apart, so a forgotten value is still a usage error.
+ */
+function joinDashValues(argv: string[], options: Options): string[] {
+  const takesValue = (arg: string) => arg.startsWith('--') && !arg.includes('=') && options[arg.slice(2)]?.type === 'string';
+  const isOption = (arg: string) => {
+    if (arg === '--') return true;
+    if (arg.startsWith('--')) return Object.hasOwn(options, arg.slice(2).split('=')[0]!);
+    return Object.values(options).some((o) => o.short !== undefined && arg === `-${o.short}`);
+  };
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      joined.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (takesValue(arg) && next !== undefined && next.startsWith('-') && !isOption(next)) {
+      joined.push(`${arg}=${next}`);
+      i += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
 }
 
 /** The --help text of a command. */
