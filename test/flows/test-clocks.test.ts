@@ -67,6 +67,14 @@ describe('test clock routes', () => {
     expect((await create({ frozenTime: FROZEN, accountIds: [a.id, b.id] })).statusCode).toBe(201);
   });
 
+  it('two clocks asked at once for one account: one is made, the other is 409', async () => {
+    const a = await h.createAccount();
+    const answers = await Promise.all([create({ frozenTime: FROZEN, accountIds: [a.id] }), create({ frozenTime: at(DAY), accountIds: [a.id] })]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const list = (await h.admin('GET', '/sandbox/test-clocks?pageSize=100')).json();
+    expect(list.data.filter((c: { accountIds: number[] }) => c.accountIds.includes(a.id))).toHaveLength(1);
+  });
+
   it('refuses bad input naming the field, a past or equal `to` (400), and unknown accounts (404)', async () => {
     const a = await h.createAccount();
     for (const [body, field] of [
