@@ -136,6 +136,9 @@ describe('two accounts, one on a clock advanced past 90 days', () => {
     for (const account of [a, b]) await h.admin('PATCH', `/admin/accounts/${account.id}/limits`, { perTransaction: 1000, daily: 100 });
     const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
 
+    // The balance is consulted at the account's time.
+    expect((await h.api('GET', '/api/balance', tokenA)).json().consultedAt).toBe(FROZEN);
+    expect((await h.api('GET', '/api/balance', tokenB)).json().consultedAt).toBe(TEST_START.toISOString());
     // Each receives a PIX: a's is stamped with its clock's time, b's with the service's.
     const pixA = (await h.api('POST', '/sandbox/deposits', tokenA, { value: 500 })).json();
     const pixB = (await h.api('POST', '/sandbox/deposits', tokenB, { value: 500 })).json();
