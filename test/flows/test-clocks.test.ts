@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, TEST_START, type Harness } from '../harness.ts';
 import { cashOutBody } from '../payouts/helpers.ts';
@@ -65,6 +66,18 @@ describe('test clock routes', () => {
     expect((await h.admin('GET', `/sandbox/test-clocks/${clock.id}`)).statusCode).toBe(404);
     // Back on the service clock, a is free for another clock.
     expect((await create({ frozenTime: FROZEN, accountIds: [a.id, b.id] })).statusCode).toBe(201);
+  });
+
+  it('an advance in progress refuses another (409); one left by a stopped process is taken over once its lease lapsed', async () => {
+    const a = await h.createAccount();
+    const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
+    // As a process that stopped mid-advance leaves it: advancing, its lease still running, then lapsed.
+    await sql`UPDATE test_clocks SET status = 'advancing', advance_lease_until = clock_timestamp() + interval '1 hour' WHERE id = ${clock.id}::uuid`.execute(h.c.db);
+    expect((await h.admin('GET', `/sandbox/test-clocks/${clock.id}`)).json().status).toBe('advancing');
+    const busy = await h.admin('POST', `/sandbox/test-clocks/${clock.id}/advance`, { to: at(DAY) });
+    expect(busy.statusCode).toBe(409);
+    await sql`UPDATE test_clocks SET advance_lease_until = clock_timestamp() - interval '1 second' WHERE id = ${clock.id}::uuid`.execute(h.c.db);
+    await advanceTo(clock.id, at(DAY));
   });
 
   it('two clocks asked at once for one account: one is made, the other is 409', async () => {
