@@ -157,6 +157,7 @@ export interface TestClocksTable {
   name: string | null;
   frozen_time: Timestamp;
   status: TestClockStatus;
+  advance_lease_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

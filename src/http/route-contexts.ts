@@ -11,8 +11,8 @@ type NeverToRoutes = 'db' | 'database';
 const ACCOUNT_AUTH = ['config', 'accountTokens', 'testClocks'] as const;
 const FAMILIES = {
   system: ['config', 'clock', 'metrics', 'drain', 'scheduler', 'signingKeys', 'chargeLocations', 'databaseProbe'],
-  api: [...ACCOUNT_AUTH, 'clock', 'accounts', 'tokenGrants', 'rateLimiter', 'scenarios', 'payouts', 'transactions', 'charges', 'refunds', 'meds', 'webhooks', 'webhookResend', 'eventLog', 'eventStreams', 'webhookReplay', 'drain'],
-  bacen: [...ACCOUNT_AUTH, 'clock', 'accounts', 'scenarios', 'payouts', 'charges', 'refunds'],
+  api: [...ACCOUNT_AUTH, 'clock', 'accountClock', 'accounts', 'tokenGrants', 'rateLimiter', 'scenarios', 'payouts', 'transactions', 'charges', 'refunds', 'meds', 'webhooks', 'webhookResend', 'eventLog', 'eventStreams', 'webhookReplay', 'drain'],
+  bacen: [...ACCOUNT_AUTH, 'clock', 'accountClock', 'accounts', 'scenarios', 'payouts', 'charges', 'refunds'],
   oauth: ['config', 'tokenGrants'],
   admin: [
     'config', 'clock', 'accounts', 'certificates', 'credentials', 'signingKeys', 'audit', 'checkLedger', 'suspense', 'networkStatus',

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, TEST_START, type Harness } from '../harness.ts';
 import { cashOutBody } from '../payouts/helpers.ts';
@@ -67,6 +68,26 @@ describe('test clock routes', () => {
     expect((await create({ frozenTime: FROZEN, accountIds: [a.id, b.id] })).statusCode).toBe(201);
   });
 
+  it('an advance in progress refuses another (409); one left by a stopped process is taken over once its lease lapsed', async () => {
+    const a = await h.createAccount();
+    const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
+    // As a process that stopped mid-advance leaves it: advancing, its lease still running, then lapsed.
+    await sql`UPDATE test_clocks SET status = 'advancing', advance_lease_until = clock_timestamp() + interval '1 hour' WHERE id = ${clock.id}::uuid`.execute(h.c.db);
+    expect((await h.admin('GET', `/sandbox/test-clocks/${clock.id}`)).json().status).toBe('advancing');
+    const busy = await h.admin('POST', `/sandbox/test-clocks/${clock.id}/advance`, { to: at(DAY) });
+    expect(busy.statusCode).toBe(409);
+    await sql`UPDATE test_clocks SET advance_lease_until = clock_timestamp() - interval '1 second' WHERE id = ${clock.id}::uuid`.execute(h.c.db);
+    await advanceTo(clock.id, at(DAY));
+  });
+
+  it('two clocks asked at once for one account: one is made, the other is 409', async () => {
+    const a = await h.createAccount();
+    const answers = await Promise.all([create({ frozenTime: FROZEN, accountIds: [a.id] }), create({ frozenTime: at(DAY), accountIds: [a.id] })]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const list = (await h.admin('GET', '/sandbox/test-clocks?pageSize=100')).json();
+    expect(list.data.filter((c: { accountIds: number[] }) => c.accountIds.includes(a.id))).toHaveLength(1);
+  });
+
   it('refuses bad input naming the field, a past or equal `to` (400), and unknown accounts (404)', async () => {
     const a = await h.createAccount();
     for (const [body, field] of [
@@ -128,6 +149,9 @@ describe('two accounts, one on a clock advanced past 90 days', () => {
     for (const account of [a, b]) await h.admin('PATCH', `/admin/accounts/${account.id}/limits`, { perTransaction: 1000, daily: 100 });
     const clock = (await create({ frozenTime: FROZEN, accountIds: [a.id] })).json();
 
+    // The balance is consulted at the account's time.
+    expect((await h.api('GET', '/api/balance', tokenA)).json().consultedAt).toBe(FROZEN);
+    expect((await h.api('GET', '/api/balance', tokenB)).json().consultedAt).toBe(TEST_START.toISOString());
     // Each receives a PIX: a's is stamped with its clock's time, b's with the service's.
     const pixA = (await h.api('POST', '/sandbox/deposits', tokenA, { value: 500 })).json();
     const pixB = (await h.api('POST', '/sandbox/deposits', tokenB, { value: 500 })).json();

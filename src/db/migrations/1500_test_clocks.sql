@@ -7,6 +7,9 @@ CREATE TABLE test_clocks (
   name text,
   frozen_time timestamptz NOT NULL,
   status text NOT NULL DEFAULT 'ready' CHECK (status IN ('ready', 'advancing')),
+  -- While advancing: until when the advancing process holds it (the database's real time, renewed
+  -- at each step); a clock left advancing by a process that stopped may be advanced again after it.
+  advance_lease_until timestamptz,
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL
 );

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
 import type { DB, TestClocksTable } from '../schema.ts';
 import { prepared } from '../prepared.ts';
 
@@ -30,7 +30,7 @@ export const testClocksRepo = {
       .execute();
   },
 
-  async insert(db: Db, clock: TestClockRow, accountIds: number[]): Promise<void> {
+  async insert(db: Db, clock: Insertable<TestClocksTable> & { id: string }, accountIds: number[]): Promise<void> {
     await db.insertInto('test_clocks').values(clock).execute();
     await db
       .insertInto('test_clock_accounts')
@@ -66,18 +66,28 @@ export const testClocksRepo = {
     return { rows, total: Number(counted?.total ?? 0) };
   },
 
-  /** ready -> advancing, only from ready: answers the clock, or undefined when it was not ready. */
-  async startAdvance(db: Db, id: string, now: Date): Promise<TestClockRow | undefined> {
-    return db.updateTable('test_clocks').set({ status: 'advancing', updated_at: now }).where('id', '=', id).where('status', '=', 'ready').returningAll().executeTakeFirst();
+  /**
+   * ready -> advancing, under a lease of `leaseSeconds` on the database's real time: answers the
+   * clock, or undefined when another advance holds it (a lapsed lease, left by a process that
+   * stopped, is taken over).
+   */
+  async startAdvance(db: Db, id: string, now: Date, leaseSeconds: number): Promise<TestClockRow | undefined> {
+    const { rows } = await sql<TestClockRow>`UPDATE test_clocks
+         SET status = 'advancing', advance_lease_until = clock_timestamp() + make_interval(secs => ${leaseSeconds}), updated_at = ${now}
+       WHERE id = ${id}::uuid AND (status = 'ready' OR advance_lease_until IS NULL OR advance_lease_until < clock_timestamp())
+       RETURNING *`.execute(db);
+    return rows[0] ? { ...rows[0], frozen_time: new Date(rows[0].frozen_time) } : undefined;
   },
 
-  /** Moves the clock's time forward (never back). */
-  async setTime(db: Db, id: string, time: Date, now: Date): Promise<void> {
-    await sql`UPDATE test_clocks SET frozen_time = GREATEST(frozen_time, ${time}::timestamptz), updated_at = ${now} WHERE id = ${id}::uuid`.execute(db);
+  /** Moves the clock's time forward (never back) and renews the advance's lease. */
+  async setTime(db: Db, id: string, time: Date, now: Date, leaseSeconds: number): Promise<void> {
+    await sql`UPDATE test_clocks SET frozen_time = GREATEST(frozen_time, ${time}::timestamptz), updated_at = ${now},
+                advance_lease_until = clock_timestamp() + make_interval(secs => ${leaseSeconds})
+               WHERE id = ${id}::uuid`.execute(db);
   },
 
   async finishAdvance(db: Db, id: string, now: Date): Promise<void> {
-    await db.updateTable('test_clocks').set({ status: 'ready', updated_at: now }).where('id', '=', id).execute();
+    await db.updateTable('test_clocks').set({ status: 'ready', advance_lease_until: null, updated_at: now }).where('id', '=', id).execute();
   },
 
   async remove(db: Db, id: string): Promise<boolean> {

@@ -23,6 +23,8 @@ export interface TestClockView {
 
 /** Steps of one advance at most (each a due time of the clock's work); a safety bound. */
 const MAX_STEPS = 10_000;
+/** How long an advance holds its clock without taking a step (real time); then another may take it over. */
+const ADVANCE_LEASE_S = 120;
 
 const view = (c: TestClockWithAccounts): TestClockView => ({
   id: c.id,
@@ -142,7 +144,7 @@ export function createTestClocks(deps: {
     if (to.getTime() <= clock.frozen_time.getTime()) {
       throw new ValidationError([`to must be after the clock's frozenTime (${clock.frozen_time.toISOString()})`]);
     }
-    const started = await testClocksRepo.startAdvance(deps.db, id, deps.clock.now());
+    const started = await testClocksRepo.startAdvance(deps.db, id, deps.clock.now(), ADVANCE_LEASE_S);
     if (!started) throw new DomainError('CONFLICT', { status: 'advancing' }, 'The test clock is advancing already; wait until its status is ready');
     // Outside the request: the caller's own clock scope and trace are not the advance's.
     const work = outsideRequest(() => run(id, started.frozen_time, to));
@@ -160,10 +162,10 @@ export function createTestClocks(deps: {
         const next = await testClocksRepo.nextDue(deps.db, id, at, to);
         if (next === undefined) break;
         at = next;
-        await testClocksRepo.setTime(deps.db, id, at, deps.clock.now());
+        await testClocksRepo.setTime(deps.db, id, at, deps.clock.now(), ADVANCE_LEASE_S);
         await runDueNow();
       }
-      await testClocksRepo.setTime(deps.db, id, to, deps.clock.now());
+      await testClocksRepo.setTime(deps.db, id, to, deps.clock.now(), ADVANCE_LEASE_S);
       await runDueNow();
     } catch (error) {
       deps.logger.error({ err: error, testClock: id }, 'advancing a test clock failed; it is left ready at the time it reached');

@@ -28,7 +28,7 @@ export const getBalanceRoute: RouteModule<ApiContext> = (app, c) =>
         grossBalance: toBrlNumber(cents(available + blocked)),
         blockedBalance: toBrlNumber(blocked),
         netBalance: toBrlNumber(available),
-        consultedAt: c.clock.now().toISOString(),
+        consultedAt: c.accountClock.now().toISOString(),
       };
     },
   );

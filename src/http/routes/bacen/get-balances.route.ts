@@ -31,7 +31,7 @@ export const getBalancesRoute: RouteModule<BacenContext> = (app, c) =>
       return {
         data: [
           {
-            eventDate: c.clock.now().toISOString(),
+            eventDate: c.accountClock.now().toISOString(),
             balanceAmount: {
               available: toBrlNumber(account.available),
               blocked: toBrlNumber(account.blocked),
