@@ -42,6 +42,8 @@ describe('README: Develop against the sandbox, run verbatim', () => {
       PIX_BASE_URL: sandbox.url,
       PIX_CLIENT_ID: account.clientId,
       PIX_CLIENT_SECRET: account.clientSecret,
+      // The clocks block names the account as the README says: ACCOUNT set to its id.
+      ACCOUNT: String(account.id),
     });
   });
   afterAll(async () => {
