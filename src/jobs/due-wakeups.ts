@@ -16,7 +16,7 @@ export const UNHEARD_POLL_MS = 250;
  * scheduler and the webhook relay, so an idle instance sends a few statements per safety poll
  * instead of polling several times a second, and a job enqueued by any instance runs when due.
  */
-export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt' | 'lookSoon'>; relay: { wakeUp(): void; lookSoon(): void }; logger: Logger; /** Live event streams: a queued delivery means a new event. */ events?: { wakeUp(): void } }) {
+export function dueWakeups(database: Pick<Database, 'listen'>, targets: { scheduler: Pick<Scheduler, 'wakeAt' | 'lookSoon'>; relay: { wakeUp(): void; lookSoon(): void }; logger: Logger; /** Live event streams: a queued delivery means a new event. */ events?: { wakeUp(): void }; /** Sandbox test clocks: a clock changed, their membership is read again. */ testClocks?: { invalidate(): void } }) {
   let unlisten: Promise<(() => Promise<void>) | undefined> | undefined;
   let polling: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -38,8 +38,9 @@ export function dueWakeups(database: Pick<Database, 'listen'>, targets: { schedu
     start() {
       stopped = false;
       unlisten ??= database
-        .listen(['jobs_due', 'deliveries_due'], {
+        .listen(['jobs_due', 'deliveries_due', ...(targets.testClocks ? ['test_clocks'] : [])], {
           notify(name, payload) {
+            if (name === 'test_clocks') return targets.testClocks?.invalidate();
             if (name === 'deliveries_due') {
               targets.events?.wakeUp();
               return targets.relay.wakeUp();
@@ -52,6 +53,7 @@ export function dueWakeups(database: Pick<Database, 'listen'>, targets: { schedu
           listening(on) {
             poll(on);
             if (on) lookNow();
+            if (on) targets.testClocks?.invalidate();
           },
         })
         .catch((error) => {

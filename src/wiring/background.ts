@@ -24,7 +24,7 @@ export function backgroundWorkers(parts: {
   webhookRelay: BackgroundWorker & { wakeUp(): void; lookSoon(): void };
   eventStreams: { wakeUp(): void; closeAll(): Promise<void> };
   accessLease: BackgroundWorker;
-  testClocks: { settled(): Promise<void> };
+  testClocks: { settled(): Promise<void>; invalidate(): void };
 }): BackgroundWorker[] {
   const { providerClient, webhookTransport, eventStreams } = parts;
   return [
@@ -37,7 +37,7 @@ export function backgroundWorkers(parts: {
     { start() {}, stop: () => webhookTransport.close() },
     parts.webhookRelay,
     // Started last, stopped first: NOTIFY of committed jobs and deliveries wakes the two pollers above.
-    dueWakeups(parts.database, { scheduler: parts.scheduler, relay: parts.webhookRelay, logger: parts.logger, events: eventStreams }),
+    dueWakeups(parts.database, { scheduler: parts.scheduler, relay: parts.webhookRelay, logger: parts.logger, events: eventStreams, testClocks: parts.testClocks }),
     // Stopped first: the live event streams end (their clients reconnect with Last-Event-ID).
     { start() {}, stop: () => eventStreams.closeAll() },
     // Listens for credential/certificate changes and keeps this instance's lease (acknowledgements).

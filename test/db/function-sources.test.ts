@@ -52,7 +52,7 @@ describe('one definition per function', () => {
     const sources = readFunctionSources();
     expect(sources.map((s) => s.name)).toEqual(functions.map((f) => path.basename(f.file, '.sql')));
     expect(sources.map((s) => s.name)).toEqual(expect.arrayContaining(['admit_payouts', 'ledger_apply', 'notify_access_changed', 'notify_due']));
-    expect(sources.filter((s) => s.returnsTrigger).map((s) => s.name).sort()).toEqual(['notify_access_changed', 'notify_due', 'postings_hold_compat']);
+    expect(sources.filter((s) => s.returnsTrigger).map((s) => s.name).sort()).toEqual(['notify_access_changed', 'notify_due', 'notify_test_clocks', 'postings_hold_compat']);
   });
 
   it('every function the code calls by fn() has its file, and every other non-trigger file is called by another file', () => {
@@ -138,6 +138,8 @@ describe('migrate applies the function files as versions (issue 28 item 4: an ol
       { tgname: 'credentials_access_changed', fn: 'notify_access_changed' },
       { tgname: 'jobs_notify_due', fn: 'notify_due' },
       { tgname: 'postings_hold_compat', fn: 'postings_hold_compat' },
+      { tgname: 'test_clock_accounts_notify', fn: 'notify_test_clocks' },
+      { tgname: 'test_clocks_notify', fn: 'notify_test_clocks' },
       { tgname: 'webhook_deliveries_notify_due', fn: 'notify_due' },
     ]);
     expect(await migrate(database.db, { functions: folder })).toEqual([]);

@@ -10,13 +10,11 @@ export interface TestClockWithAccounts extends TestClockRow {
 
 /** SQL of the per-account test clocks (migration 1500). */
 export const testClocksRepo = {
-  /** The clock an account is on, if any: its id and time. */
-  async ofAccount(db: Db, accountId: number): Promise<{ clockId: string; time: Date } | undefined> {
-    // Read on every account request in sandbox mode: one named statement, one primary-key lookup.
-    const { rows } = await sql<{ id: string; frozen_time: Date | string }>`${prepared('test_clock_of_account')}SELECT c.id, c.frozen_time
-        FROM test_clock_accounts a JOIN test_clocks c ON c.id = a.clock_id WHERE a.account_id = ${accountId}::bigint`.execute(db);
-    const row = rows[0];
-    return row ? { clockId: row.id, time: new Date(row.frozen_time) } : undefined;
+  /** Every account on a clock, with its clock's id and time (the in-memory membership's one read). */
+  async members(db: Db): Promise<Array<{ accountId: number; clockId: string; time: Date }>> {
+    const { rows } = await sql<{ account_id: number | string; id: string; frozen_time: Date | string }>`${prepared('test_clock_members')}SELECT a.account_id, c.id, c.frozen_time
+        FROM test_clock_accounts a JOIN test_clocks c ON c.id = a.clock_id`.execute(db);
+    return rows.map((r) => ({ accountId: Number(r.account_id), clockId: r.id, time: new Date(r.frozen_time) }));
   },
 
   /** Which of these accounts exist, and the clock each is on already. */

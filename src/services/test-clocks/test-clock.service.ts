@@ -9,6 +9,7 @@ import { testClocksRepo, type TestClockWithAccounts } from '../../db/repos/test-
 import { transact } from '../../db/transact.ts';
 import { outsideRequest } from '../../observability/trace-context.ts';
 import { enterAccountClock, type AccountClockScope } from './account-time.ts';
+import { createClockMembership } from './clock-membership.ts';
 
 /** Who asks: the admin token (any clock), or an account's own token (only clocks it is on). */
 export type TestClockActor = { kind: 'admin' } | { kind: 'account'; accountId: number };
@@ -52,10 +53,12 @@ export function createTestClocks(deps: {
 }) {
   /** Advances running in this process (awaited by `settled`: tests, shutdown). */
   const running = new Set<Promise<void>>();
+  /** Which accounts are on a clock, in memory: no statement per account request (clock-membership.ts). */
+  const membership = createClockMembership({ db: deps.db });
 
   async function scopeOf(accountId: number): Promise<AccountClockScope | undefined> {
     if (!deps.enabled) return undefined;
-    return testClocksRepo.ofAccount(deps.db, accountId);
+    return membership.of(accountId);
   }
 
   /** An account's time: its test clock's when it is on one, else the service clock's. */
@@ -102,6 +105,7 @@ export function createTestClocks(deps: {
       if ((error as { code?: string }).code === '23505') throw onTwoClocks(undefined);
       throw error;
     }
+    membership.invalidate();
     return view((await testClocksRepo.byId(deps.db, id))!);
   }
 
@@ -132,6 +136,7 @@ export function createTestClocks(deps: {
   async function remove(actor: TestClockActor, id: string): Promise<void> {
     await visible(actor, id);
     await testClocksRepo.remove(deps.db, id);
+    membership.invalidate();
   }
 
   /**
@@ -163,9 +168,11 @@ export function createTestClocks(deps: {
         if (next === undefined) break;
         at = next;
         await testClocksRepo.setTime(deps.db, id, at, deps.clock.now(), ADVANCE_LEASE_S);
+        membership.invalidate();
         await runDueNow();
       }
       await testClocksRepo.setTime(deps.db, id, to, deps.clock.now(), ADVANCE_LEASE_S);
+      membership.invalidate();
       await runDueNow();
     } catch (error) {
       deps.logger.error({ err: error, testClock: id }, 'advancing a test clock failed; it is left ready at the time it reached');
@@ -180,6 +187,8 @@ export function createTestClocks(deps: {
   }
 
   return {
+    /** A clock changed (a NOTIFY from another process, or this one's own change): membership read again. */
+    invalidate: membership.invalidate,
     scopeOf,
     nowFor,
     enter,
