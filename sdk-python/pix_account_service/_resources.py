@@ -29,6 +29,7 @@ _OPERATIONS: Dict[str, Operation] = {
     "listMed": Operation(method="GET", path="/api/med", security=("bearer", ), result="json"),
     "listWebhooks": Operation(method="GET", path="/api/webhooks", security=("bearer", ), result="json"),
     "registerWebhook": Operation(method="POST", path="/api/webhooks", security=("bearer", ), result="json"),
+    "unregisterWebhook": Operation(method="DELETE", path="/api/webhooks/{id}", security=("bearer", ), result="empty"),
     "resendWebhook": Operation(method="POST", path="/api/resend-webhook/{transactionIdentifier}", security=("bearer", ), result="json"),
     "listEvents": Operation(method="GET", path="/api/events", security=("bearer", ), result="json"),
     "streamEvents": Operation(method="GET", path="/api/events/stream", security=("bearer", ), result="events"),
@@ -186,6 +187,10 @@ class WebhooksResource(SyncResource):
     def create(self) -> RegisterWebhookResponse:
         """POST /api/webhooks: Temporarily disabled: answers success false and stores nothing (WEBHOOK_ROUTES_ENABLED=true enables it)"""
         return decode(self._client.request(_OPERATIONS["registerWebhook"]), RegisterWebhookResponse)
+
+    def delete(self, id: str | int | float) -> None:
+        """DELETE /api/webhooks/{id}: Temporarily disabled with the other webhook routes: answers 404 (WEBHOOK_ROUTES_ENABLED=true enables it)"""
+        self._client.request(_OPERATIONS["unregisterWebhook"], path={"id": id})
 
     def resend(self, transaction_identifier: str | int | float, *, url: str | None = None) -> ResendWebhookResponse:
         """POST /api/resend-webhook/{transactionIdentifier}: Resend a transaction's latest webhook now (to its event's URLs, or once to the given url)"""

@@ -841,6 +841,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Temporarily disabled with the other webhook routes: answers 404 (WEBHOOK_ROUTES_ENABLED=true enables it) */
+        delete: operations["unregisterWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/cob/{txid}": {
         parameters: {
             query?: never;
@@ -12339,6 +12356,169 @@ export interface operations {
                      *       "timestamp": "2026-11-20T15:00:00.000Z",
                      *       "path": "/api/webhooks",
                      *       "method": "POST",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
+                     *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Service Unavailable",
+                     *       "details": {
+                     *         "retryAfterSeconds": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    unregisterWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description numeric id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "DELETE",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": [
+                     *         "id has an invalid format"
+                     *       ],
+                     *       "userMessage": "Os dados enviados são inválidos. Verifique os campos e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Bad Request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "DELETE",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "The access token is missing, invalid or expired.",
+                     *       "userMessage": "Token de acesso inválido ou expirado. Gere um novo token e tente novamente.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Unauthorized"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Authenticated, but not allowed (scope, certificate or account state) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "DELETE",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "This route needs the scope webhook:write",
+                     *       "userMessage": "Você não tem permissão para realizar esta operação.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Forbidden",
+                     *       "details": {
+                     *         "requiredScope": "webhook:write"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (also a resource of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "DELETE",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "Not found.",
+                     *       "userMessage": "O recurso solicitado não foi encontrado.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Not Found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error (the errorId is logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "DELETE",
+                     *       "code": "HTTP_ERROR",
+                     *       "message": "An unexpected error occurred. Quote the errorId to support.",
+                     *       "userMessage": "Ocorreu um erro inesperado. Tente novamente mais tarde.",
+                     *       "errorId": "0b6f7c2e-3d5a-4f7e-9c1d-2a4b6c8d0e1f",
+                     *       "error": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A dependency is unavailable or slow: retry after the Retry-After header */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "timestamp": "2026-11-20T15:00:00.000Z",
+                     *       "path": "/api/webhooks/6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b",
+                     *       "method": "DELETE",
                      *       "code": "HTTP_ERROR",
                      *       "message": "The service is temporarily unavailable. Retry with exponential backoff.",
                      *       "userMessage": "Serviço temporariamente indisponível. Tente novamente em instantes.",

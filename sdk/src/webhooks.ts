@@ -29,6 +29,8 @@ export interface AccountWebhooks extends Webhooks {
   list(options?: RequestOptions): Promise<WebhookList>;
   /** POST /api/webhooks: a URL for one event (the same URL again updates its headers). Not retried: a repeat bumps the version. */
   create(body: WebhookRegistrationInput, options?: RequestOptions): Promise<AnswerOf<'registerWebhook'>>;
+  /** DELETE /api/webhooks/{id}: removes one of the account's registrations (its pending deliveries are cancelled). Safe to repeat: a second one is a 404. */
+  delete(id: number, options?: RequestOptions): Promise<void>;
   /** POST /api/resend-webhook/{transactionIdentifier}: sends a transaction's last event again (to `url` when given). Not retried. */
   resend(transactionIdentifier: string, body?: BodyOf<'resendWebhook'>, options?: RequestOptions): Promise<WebhookResend>;
 }
@@ -60,6 +62,9 @@ export function accountWebhooks(http: Client<paths>, secret: string | undefined)
     list: (options = {}) => unwrap(http.GET('/api/webhooks', init(options))),
     // The document describes the route as the service runs by default (disabled, no body).
     create: (body, options = {}) => unwrap(http.POST('/api/webhooks', { body: body as never, ...init(options) })),
+    delete: async (id, options = {}) => {
+      await unwrap(http.DELETE('/api/webhooks/{id}', { params: { path: { id: String(id) } }, ...init(options) }));
+    },
     resend: (transactionIdentifier, body = {}, options = {}) =>
       unwrap(http.POST('/api/resend-webhook/{transactionIdentifier}', { params: { path: { transactionIdentifier } }, body, ...init(options) })),
   };

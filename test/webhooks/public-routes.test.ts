@@ -28,6 +28,17 @@ describe('POST/GET /api/webhooks while disabled (the default)', () => {
     expect(res.json()).toEqual({ accountId: id, webhooks: [], total: 0 });
   });
 
+  it('DELETE /api/webhooks/{id} answers 404 and removes nothing (the account sees no registration while disabled)', async () => {
+    const { id } = await h.createAccount();
+    await h.admin('POST', `/admin/accounts/${id}/webhooks`, { eventType: 'cash_in', url: 'https://hooks.example.com/' });
+    const [hook] = (await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().data;
+    const token = await h.tokenFor(id);
+    const res = await h.api('DELETE', `/api/webhooks/${hook.id}`, token);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('WEBHOOK_NOT_FOUND');
+    expect((await h.admin('GET', `/admin/accounts/${id}/webhooks`)).json().metadata.total).toBe(1);
+  });
+
   it('still needs a token with the right scope', async () => {
     const { id } = await h.createAccount();
     expect((await h.app.inject({ method: 'GET', url: '/api/webhooks' })).statusCode).toBe(401);
@@ -99,5 +110,26 @@ describe('POST/GET /api/webhooks with WEBHOOK_ROUTES_ENABLED=true', () => {
     expect(badEvent.statusCode).toBe(400);
     expect(badEvent.json().message).toEqual([expect.stringContaining('eventType must be one of')]);
     expect((await h.api('GET', '/api/webhooks', token)).json().total).toBe(3);
+  });
+  it("DELETE /api/webhooks/{id} removes the caller's own registration (204, gone from its list); another account's id is 404 and stays", async () => {
+    const { id } = await h.createAccount();
+    const other = await h.createAccount();
+    const token = await h.tokenFor(id);
+    expect((await h.api('POST', '/api/webhooks', token, { eventType: 'cash_in', url: 'https://hooks.example.com/mine' })).statusCode).toBe(200);
+    await h.admin('POST', `/admin/accounts/${other.id}/webhooks`, { eventType: 'cash_in', url: 'https://hooks.example.com/theirs' });
+    const [mine] = (await h.api('GET', '/api/webhooks', token)).json().webhooks;
+    const [theirs] = (await h.admin('GET', `/admin/accounts/${other.id}/webhooks`)).json().data;
+
+    const foreign = await h.api('DELETE', `/api/webhooks/${theirs.id}`, token);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().code).toBe('WEBHOOK_NOT_FOUND');
+    expect((await h.admin('GET', `/admin/accounts/${other.id}/webhooks`)).json().metadata.total).toBe(1);
+
+    const readOnly = await h.tokenFor(id, ['webhook:read']);
+    expect((await h.api('DELETE', `/api/webhooks/${mine.id}`, readOnly)).statusCode).toBe(403);
+    const removed = await h.api('DELETE', `/api/webhooks/${mine.id}`, token);
+    expect(removed.statusCode).toBe(204);
+    expect((await h.api('GET', '/api/webhooks', token)).json()).toMatchObject({ webhooks: [], total: 0 });
+    expect((await h.api('DELETE', `/api/webhooks/${mine.id}`, token)).statusCode).toBe(404);
   });
 });

@@ -92,6 +92,15 @@ export function createWebhookRegistrationService(deps: {
     });
   }
 
+  /** An account removes one of its own registrations; another account's (or an unknown, or a removed) id is WEBHOOK_NOT_FOUND. */
+  async function removeOwn(accountId: number, webhookId: number): Promise<void> {
+    const owner = Number.isSafeInteger(webhookId)
+      ? await db.selectFrom('webhooks').select('account_id').where('id', '=', webhookId).where('deleted_at', 'is', null).executeTakeFirst()
+      : undefined;
+    if (!owner || owner.account_id !== accountId) throw new DomainError('WEBHOOK_NOT_FOUND', undefined, `Webhook ${webhookId} not found`);
+    await remove(webhookId);
+  }
+
   /** The account's `whsec_` signing secret, created on first need. */
   async function secretOf(accountId: number): Promise<string> {
     await requireAccount(accountId);
@@ -117,7 +126,7 @@ export function createWebhookRegistrationService(deps: {
     });
   }
 
-  return { register, list, page, remove, secretOf, rotateSecret };
+  return { register, list, page, remove, removeOwn, secretOf, rotateSecret };
 }
 
 export type WebhookRegistrationService = ReturnType<typeof createWebhookRegistrationService>;

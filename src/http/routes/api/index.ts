@@ -10,6 +10,7 @@ import { listTransactionsRoute } from './list-transactions.route.ts';
 import { createTokenRoute } from './create-token.route.ts';
 import { getBalanceRoute } from './get-balance.route.ts';
 import { listWebhooksRoute } from './list-webhooks.route.ts';
+import { unregisterWebhookRoute } from './unregister-webhook.route.ts';
 import { registerWebhookRoute } from './register-webhook.route.ts';
 import { resendWebhookRoute } from './resend-webhook.route.ts';
 import { listEventsRoute } from './list-events.route.ts';
@@ -18,6 +19,6 @@ import { streamEventsRoute } from './stream-events.route.ts';
 import { replayWebhookDeliveriesRoute } from './replay-webhook-deliveries.route.ts';
 
 /** The public family (`/api/...`): errors in the full envelope. */
-export const apiRoutes: RouteModule<ApiContext>[] = [createTokenRoute, getBalanceRoute, createCashInRoute, createCashOutRoute, createCashOutQrCodeRoute, listTransactionsRoute, getTransactionRoute, createRefundInRoute, listMedRoute, registerWebhookRoute, listWebhooksRoute, resendWebhookRoute,
+export const apiRoutes: RouteModule<ApiContext>[] = [createTokenRoute, getBalanceRoute, createCashInRoute, createCashOutRoute, createCashOutQrCodeRoute, listTransactionsRoute, getTransactionRoute, createRefundInRoute, listMedRoute, registerWebhookRoute, listWebhooksRoute, unregisterWebhookRoute, resendWebhookRoute,
   // Issue 29: the events API (list, live stream, one event) and replay.
   listEventsRoute, streamEventsRoute, getEventRoute, replayWebhookDeliveriesRoute];
