@@ -248,8 +248,10 @@ describe.skipIf(support.missing !== undefined)('failover under Patroni (etcd, tw
     expect(JSON.parse(ledger.body)).toMatchObject({ ok: true, drift: { count: 0 }, negativeBalances: { count: 0 }, unbalancedJournals: { count: 0 } });
 
     // On the new primary: what each client was told exists exactly once, with one hold and one settlement.
-    const rows = await newPrimary.query<{ transaction_id: string; account_id: string; external_id: string; amount: string; status: string; holds: string; settles: string; releases: string }>(
-      `SELECT t.transaction_id::text, t.account_id, t.external_id, t.original_amount AS amount, t.status,
+    // The hold is the row's own (held without postings, migration 1400: hold_unposted); the settlement
+    // is one journal.
+    const rows = await newPrimary.query<{ transaction_id: string; account_id: string; external_id: string; amount: string; status: string; hold_unposted: boolean | null; holds: string; settles: string; releases: string }>(
+      `SELECT t.transaction_id::text, t.account_id, t.external_id, t.original_amount AS amount, t.status, t.hold_unposted,
               count(DISTINCT p.journal_id) FILTER (WHERE p.reason = 'hold') AS holds,
               count(DISTINCT p.journal_id) FILTER (WHERE p.reason = 'settle') AS settles,
               count(DISTINCT p.journal_id) FILTER (WHERE p.reason = 'release') AS releases
@@ -267,7 +269,7 @@ describe.skipIf(support.missing !== undefined)('failover under Patroni (etcd, tw
       const row = found[0]!;
       expect(Number(row.account_id)).toBe(a.accountId);
       expect(Number(row.amount)).toBe(a.amountCents);
-      expect({ status: row.status, holds: row.holds, settles: row.settles, releases: row.releases }, `cash-out ${a.externalId}`).toEqual({ status: 'CONFIRMED', holds: '1', settles: '1', releases: '0' });
+      expect({ status: row.status, held: row.hold_unposted, holds: row.holds, settles: row.settles, releases: row.releases }, `cash-out ${a.externalId}`).toEqual({ status: 'CONFIRMED', held: true, holds: '0', settles: '1', releases: '0' });
     }
     // Nothing the clients were not told about was paid twice either: one row per external id.
     expect(rows.length).toBe(byExternalId.size);
