@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction as Trx } from 'kysely';
-import type { DB, TransactionsTable, TransactionStatus } from '../schema.ts';
+import type { DB, TransactionsTable } from '../schema.ts';
+import type { FinalTransactionStatus } from '../../domain/closed-lists.ts';
 import { prepared } from '../prepared.ts';
 
 type Db = Kysely<DB> | Trx<DB>;
@@ -72,7 +73,7 @@ export const transactionsRepo = {
     at: Date,
     outcomes: Array<{
       id: number;
-      status: Exclude<TransactionStatus, 'PENDING'>;
+      status: FinalTransactionStatus;
       endToEndId: string | null;
       errorCode: string | null;
       errorMessage: string | null;
@@ -141,7 +142,7 @@ export const transactionsRepo = {
     db: Db,
     id: number,
     outcome: {
-      status: Exclude<TransactionStatus, 'PENDING'>;
+      status: FinalTransactionStatus;
       at: Date;
       endToEndId?: string | null;
       errorCode?: string | null;
