@@ -7,7 +7,7 @@ import { startHarness, type Harness } from '../harness.ts';
  * A token with every other scope answers 403 naming the scope; a token with only that scope passes
  * the guard and gets the route's own answer (`reached`), never a 5xx.
  */
-const ROUTES: Array<{ scope: Scope; method: 'GET' | 'POST' | 'PUT' | 'PATCH'; url: string; template: string; family: 'api' | 'bacen';
+const ROUTES: Array<{ scope: Scope; method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; template: string; family: 'api' | 'bacen';
   /** The route's own answer once past the guard: data, its 404 for an unknown id, or its 400 naming a body field. */
   reached: number }> = [
   { scope: 'pix:read', method: 'GET', url: '/api/transactions', template: '/api/transactions', family: 'api', reached: 200 },
@@ -28,6 +28,7 @@ const ROUTES: Array<{ scope: Scope; method: 'GET' | 'POST' | 'PUT' | 'PATCH'; ur
   { scope: 'balance:read', method: 'GET', url: '/accounts/balances', template: '/accounts/balances', family: 'bacen', reached: 200 },
   { scope: 'webhook:read', method: 'GET', url: '/api/webhooks', template: '/api/webhooks', family: 'api', reached: 200 },
   { scope: 'webhook:write', method: 'POST', url: '/api/webhooks', template: '/api/webhooks', family: 'api', reached: 200 },
+  { scope: 'webhook:write', method: 'DELETE', url: '/api/webhooks/1', template: '/api/webhooks/{id}', family: 'api', reached: 404 },
   { scope: 'webhook:read', method: 'GET', url: '/api/events', template: '/api/events', family: 'api', reached: 200 },
   { scope: 'webhook:read', method: 'GET', url: '/api/events/msg_unknown', template: '/api/events/{id}', family: 'api', reached: 404 },
   // The stream's own refusal of an unknown type (an open stream would never end an inject).
