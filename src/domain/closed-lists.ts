@@ -86,7 +86,7 @@ export type DebitOrigin = (typeof DEBIT_ORIGINS)[number];
  * test/db/admission-outcomes.test.ts checks that the SQL answers exactly these.
  */
 export const ADMISSION_OUTCOMES = [
-  'admitted', 'failed', 'NOT_FOUND', 'PIX_INVALID_AMOUNT', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED',
+  'admitted', 'failed', 'NOT_FOUND', 'ACCOUNT_SUSPENDED', 'PIX_INVALID_AMOUNT', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED',
   'DUPLICATE', 'INSUFFICIENT', 'BUSY',
 ] as const;
 export type AdmissionOutcome = (typeof ADMISSION_OUTCOMES)[number];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startHarness, type Harness } from '../harness.ts';
 import { https1, https2, makeServerCertificate, writeKeyPair } from '../deployment/tls-kit.ts';
 import { providerEnv } from '../provider-env.ts';
+import { cents } from '../../src/domain/money.ts';
 import { ALL_SCOPES } from '../../src/services/auth/scopes.ts';
 
 // Issue 25 item 4: one access line at info for every answer, refusals included.
@@ -88,8 +89,10 @@ describe('access lines: refusals at info, the client address, trace context vali
     expect(forbidden.statusCode).toBe(403);
     expect(accessLineOf(h, 'r403')).toMatchObject({ level: 30, status: 403, code: forbidden.json().code, reason: 'FORBIDDEN' });
     // A business refusal's code is the body's own, with no reason beside it.
+    // (A refund of a PIX the account did receive: the suspension is decided where the money would leave.)
+    const received = await h.c.deposits.deposit(account.id, cents(500));
     expect((await h.admin('POST', `/admin/accounts/${account.id}/suspend`)).statusCode).toBe(200);
-    const suspended = await h.api('POST', '/api/pix/refund-in/1', await h.tokenFor(account.id), { refundValue: 1 }, { 'x-request-id': 'r403-business' });
+    const suspended = await h.api('POST', `/api/pix/refund-in/${received.id}`, await h.tokenFor(account.id), { refundValue: 1 }, { 'x-request-id': 'r403-business' });
     expect(suspended.json().code).toBe('ACCOUNT_SUSPENDED');
     expect(accessLineOf(h, 'r403-business')).toMatchObject({ level: 30, status: 403, code: 'ACCOUNT_SUSPENDED' });
     expect(accessLineOf(h, 'r403-business')).not.toHaveProperty('reason');

@@ -1,6 +1,8 @@
 -- debit_item_check: the checks of one debit item that need no running total (admit_payouts step 2),
 -- against its account's settings as read: the account exists, the amount plus its fee stays within
--- the maximum, the per-transaction limit where the origin is limited. Answers outcome NULL and the
+-- the maximum, the per-transaction limit where the origin is limited; a call the account makes to
+-- send money (stopsWhenSuspended) from a SUSPENDED account is refused (issue 30 item 4: decided here,
+-- on the account as locked, with no read of its own per request). Answers outcome NULL and the
 -- fee when the item passes, else the refusal code (and its detail). admit_payouts runs it twice: on
 -- the settings read before anything is locked (to decide which rows to insert, the duplicates being
 -- decided before any lock: issue 28 item 2) and on the settings read under the account's lock (what
@@ -14,6 +16,10 @@ DECLARE
 BEGIN
   IF p_account IS NULL THEN
     RETURN QUERY SELECT 'NOT_FOUND'::text, NULL::jsonb, NULL::bigint;
+    RETURN;
+  END IF;
+  IF COALESCE((p_item->>'stopsWhenSuspended')::boolean, false) AND p_account->>'status' = 'SUSPENDED' THEN
+    RETURN QUERY SELECT 'ACCOUNT_SUSPENDED'::text, NULL::jsonb, NULL::bigint;
     RETURN;
   END IF;
   item_fee := CASE WHEN COALESCE((p_item->>'chargesFee')::boolean, true)

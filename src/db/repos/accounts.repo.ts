@@ -62,11 +62,6 @@ export const accountsRepo = {
     if (sorted.length === 0) return;
     await sql`${prepared('lock_accounts_in_order')}SELECT id FROM accounts WHERE id = ANY (${sorted}::bigint[]) ORDER BY id FOR NO KEY UPDATE`.execute(db);
   },
-  /** The account's standing alone (the money-moving calls' check: one primary-key read). */
-  async statusOf(db: Db, id: number): Promise<AccountRow['status'] | undefined> {
-    const row = await db.selectFrom('accounts').select('status').where('id', '=', id).executeTakeFirst();
-    return row?.status;
-  },
   async demo(db: Db): Promise<AccountRow | undefined> {
     return db.selectFrom('accounts').selectAll().where('is_demo', '=', true).executeTakeFirst();
   },

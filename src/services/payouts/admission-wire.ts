@@ -28,7 +28,7 @@ export interface AdmissionRowColumns<O extends DebitOrigin = DebitOrigin> {
 
 type RulesOf<O extends DebitOrigin> = (typeof DEBIT_ORIGIN_RULES)[O];
 /** The origin's rules as the item carries them (admit_payouts reads them per item). */
-type RuleFields<O extends DebitOrigin> = Pick<RulesOf<O>, 'kind' | 'limited' | 'chargesFee' | 'holdReason' | 'held' | 'failWith'>;
+type RuleFields<O extends DebitOrigin> = Pick<RulesOf<O>, 'kind' | 'limited' | 'chargesFee' | 'holdReason' | 'held' | 'failWith' | 'stopsWhenSuspended'>;
 
 /** One item of one origin: what the request asks, and its origin's rules. */
 export type AdmissionItemOf<O extends DebitOrigin> = RuleFields<O> & {
@@ -52,8 +52,8 @@ export function admissionItem<O extends DebitOrigin>(
   origin: O,
   request: Omit<AdmissionItemOf<O>, keyof RuleFields<O> | 'tx'> & { tx: Omit<AdmissionRowColumns<O>, 'origin'> },
 ): ItemsByOrigin[O] {
-  const { kind, limited, chargesFee, holdReason, held, failWith }: RuleFields<O> = DEBIT_ORIGIN_RULES[origin];
-  const item = { ...request, kind, limited, chargesFee, holdReason, held, failWith, tx: { ...request.tx, origin } } satisfies AdmissionItemOf<O>;
+  const { kind, limited, chargesFee, holdReason, held, failWith, stopsWhenSuspended }: RuleFields<O> = DEBIT_ORIGIN_RULES[origin];
+  const item = { ...request, kind, limited, chargesFee, holdReason, held, failWith, stopsWhenSuspended, tx: { ...request.tx, origin } } satisfies AdmissionItemOf<O>;
   // ItemsByOrigin[O] is AdmissionItemOf<O> by its definition; TypeScript does not follow a generic
   // index through the mapped type, so it is said once here (the object itself is checked just above).
   return item as ItemsByOrigin[O];
@@ -100,6 +100,7 @@ export function parseAdmissionAnswer(row: AdmissionAnswerRow): AdmissionAnswer {
     case 'DUPLICATE':
       return { outcome, existingTransactionId: row.detail?.existingTransactionId };
     case 'NOT_FOUND':
+    case 'ACCOUNT_SUSPENDED':
     case 'PIX_INVALID_AMOUNT':
     case 'INSUFFICIENT':
     case 'BUSY':

@@ -12,7 +12,6 @@ import { isDocument } from './cash-out.service.ts';
 import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts, PayoutRequest } from './outgoing-payout.ts';
 import { holderBeforePaying } from './key-holder.ts';
-import { assertMayMoveMoney } from '../accounts/account-standing.ts';
 
 export interface CashOutQrCodeInput {
   accountId: number;
@@ -45,7 +44,6 @@ export function createCashOutQrCodeService(deps: {
     }
     const parsed = parseBrCode(input.qrCode);
     if (!parsed.ok) throw new DomainError('PIX_INVALID_QR_CODE', { reason: parsed.reason }, `The QR code is invalid: ${parsed.reason}`);
-    await assertMayMoveMoney(deps.db, input.accountId);
     const code = parsed.code;
     if (code.amount !== undefined && code.amount !== input.amount) {
       throw new DomainError('PIX_QR_CODE_AMOUNT_MISMATCH', { qrCodeAmount: toBrlNumber(code.amount), value: toBrlNumber(input.amount as Cents) });

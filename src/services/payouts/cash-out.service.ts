@@ -10,7 +10,6 @@ import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts } from './outgoing-payout.ts';
 import { createKeyOwners } from './key-owners.ts';
 import { holderBeforePaying } from './key-holder.ts';
-import { assertMayMoveMoney } from '../accounts/account-standing.ts';
 
 export interface CashOutInput {
   accountId: number;
@@ -54,8 +53,6 @@ export function createCashOutService(deps: { db: Kysely<DB>; network: PixNetwork
     if (details.document !== null && !isDocument(details.document)) problems.push('details.document must be a valid CPF (11 digits) or CNPJ (14 digits)');
     if (problems.length > 0) throw new ValidationError(problems);
     const dictKey = toDictKey(details.key, details.keyType)!;
-    // Before the directory is asked: a suspended account's payout goes nowhere.
-    await assertMayMoveMoney(deps.db, input.accountId);
 
     const base = {
       accountId: input.accountId,

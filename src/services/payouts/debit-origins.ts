@@ -23,10 +23,16 @@ export interface DebitRules {
   held: boolean;
   /** A debit its balance does not cover is kept as ERROR with this error (and announced) instead of refused. */
   failWith: { errorCode: string; errorMessage: string } | null;
+  /**
+   * A call the account makes to send money: refused with ACCOUNT_SUSPENDED while the account is
+   * suspended (issue 30 item 4), decided in the admission on the account as locked. Not a split share
+   * paid by a job, nor a MED return the network requires.
+   */
+  stopsWhenSuspended: boolean;
 }
 
-const payout = { kind: 'WITHDRAW', chargesFee: true, limited: true, holdReason: 'hold', held: false, failWith: null } as const satisfies DebitRules;
-const refund = { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'refund_hold', held: false, failWith: null } as const satisfies DebitRules;
+const payout = { kind: 'WITHDRAW', chargesFee: true, limited: true, holdReason: 'hold', held: false, failWith: null, stopsWhenSuspended: true } as const satisfies DebitRules;
+const refund = { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'refund_hold', held: false, failWith: null, stopsWhenSuspended: true } as const satisfies DebitRules;
 
 /** One entry per debit origin (DEBIT_ORIGINS of closed-lists.ts): an origin without its rules does not compile. */
 export const DEBIT_ORIGIN_RULES = {
@@ -41,11 +47,12 @@ export const DEBIT_ORIGIN_RULES = {
     holdReason: 'hold',
     held: false,
     failWith: { errorCode: 'INSUFFICIENT_FUNDS', errorMessage: 'Saldo insuficiente para pagar o split.' },
+    stopsWhenSuspended: false,
   },
   refund_in: refund,
   devolucao: refund,
   /** An approved MED returns what its opening blocked, settled at once (no network step). */
-  med: { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'med_block', held: true, failWith: null },
+  med: { kind: 'REFUND_IN', chargesFee: false, limited: false, holdReason: 'med_block', held: true, failWith: null, stopsWhenSuspended: false },
 } as const satisfies Record<DebitOrigin, DebitRules>;
 
 /** The origins whose rows are payouts of the account (kind WITHDRAW): they send the cash_out event. */

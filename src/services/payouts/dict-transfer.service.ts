@@ -12,7 +12,6 @@ import { isDocument } from './cash-out.service.ts';
 import { institutionCounterpart, type Institution } from './on-us.ts';
 import type { OutgoingPayouts } from './outgoing-payout.ts';
 import { holderBeforePaying } from './key-holder.ts';
-import { assertMayMoveMoney } from '../accounts/account-standing.ts';
 import type { TransactionStatus } from '../../domain/closed-lists.ts';
 
 export interface DictTransferInput {
@@ -72,8 +71,6 @@ export function createDictTransferService(deps: {
   async function create(accountId: number, idempotencyKey: string, input: DictTransferInput, scenario: string | null, rawBody: unknown) {
     const key = check(input);
     return deps.idempotency.run({ scope: 'dict_pix', accountId, key: idempotencyKey.toLowerCase(), body: rawBody }, async (commit) => {
-      // Inside the idempotent run: a replay of a transfer made before the suspension still answers it.
-      await assertMayMoveMoney(deps.db, accountId);
       const deny = new Set(input.ispbDeny ?? []);
       const expiration = input.expiration ?? DEFAULT_EXPIRATION_S;
       const base = {

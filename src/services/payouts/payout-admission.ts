@@ -112,6 +112,8 @@ export function createPayoutAdmission(deps: {
     switch (row.outcome) {
       case 'NOT_FOUND':
         return new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
+      case 'ACCOUNT_SUSPENDED':
+        return new DomainError('ACCOUNT_SUSPENDED', { accountId: req.accountId });
       case 'PIX_INVALID_AMOUNT':
         return new DomainError('PIX_INVALID_AMOUNT', undefined, `The amount plus the fee is above ${MAX_AMOUNT_GROUPED}`);
       case 'PIX_TRANSACTION_LIMIT_EXCEEDED':

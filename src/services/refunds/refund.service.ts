@@ -12,7 +12,6 @@ import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
 import { refundsRepo, type RefundRow } from './refunds.repo.ts';
 import { isDevolucaoId, refundDeadlinePassed, remainingRefundable } from './refund-rules.ts';
 import { transact } from '../../db/transact.ts';
-import { assertMayMoveMoney } from '../accounts/account-standing.ts';
 import type { AccountBulkhead } from '../../db/account-bulkhead.ts';
 
 /** Which original: by the public family's id (numeric or transactionId) or by end-to-end id. */
@@ -68,7 +67,6 @@ export function createRefundService(deps: {
   }
 
   async function create(cmd: RefundCommand): Promise<RefundResult> {
-    await assertMayMoveMoney(deps.db, cmd.accountId);
     return deps.bulkhead ? deps.bulkhead.run(cmd.accountId, (turn) => createNow(cmd, turn.lockTimeoutMs)) : createNow(cmd, undefined);
   }
 
