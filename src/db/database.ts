@@ -7,6 +7,7 @@ import { PGliteDialect } from './pglite-dialect.ts';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
 import type { Logger } from 'pino';
+import { EMBEDDED_VACUUM_DEFAULTS, startEmbeddedVacuum, type EmbeddedVacuum, type EmbeddedVacuumOptions } from './embedded-vacuum.ts';
 import { createGuardedPool, DEFAULT_DB_TIMEOUTS, type DbTimeouts } from './pg-pool.ts';
 import { parseWriterUrl } from './database-url.ts';
 import { createHostSelector, type HostSelector } from './host-selector.ts';
@@ -24,6 +25,8 @@ export interface Database {
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   /** PostgreSQL: the pool's size and its sessions' lock timeout (the per-account bulkhead's bounds). */
   readonly bounds?: { poolSize: number; lockTimeoutMs: number };
+  /** PGlite: its autovacuum (embedded-vacuum.ts), unless opened without one. */
+  readonly vacuum?: EmbeddedVacuum;
   close(): Promise<void>;
 }
 
@@ -68,11 +71,13 @@ export interface DatabaseOptions {
    */
   listenUrl?: string | undefined;
   logger?: Logger;
+  /** PGlite only: its autovacuum's periods (default EMBEDDED_VACUUM_DEFAULTS); false: none. */
+  vacuum?: Omit<EmbeddedVacuumOptions, 'logger'> | false;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema, options.poolSize ?? 10, options);
-  return openPglite(options.dataDir, options.loadDataDir);
+  return openPglite(options.dataDir, options.loadDataDir, options.vacuum === false ? undefined : { ...EMBEDDED_VACUUM_DEFAULTS, ...options.vacuum, logger: options.logger });
 }
 
 async function openPostgres(url: string, schema: string | undefined, max: number, options: DatabaseOptions): Promise<Database> {
@@ -222,7 +227,7 @@ function ownerIsGone(lockDir: string, ownerFile: string): boolean {
   }
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir: Blob | undefined, vacuumOptions: EmbeddedVacuumOptions | undefined): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   let release: (() => Promise<void>) | undefined;
   let folder: string | undefined;
@@ -235,11 +240,14 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     if (loadDataDir && !inMemory) throw new Error('loadDataDir is for an in-memory database only');
     const pglite = await PGlite.create(inMemory ? undefined : folder, { parsers: { [INT8]: parseInt8 }, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    const vacuum = vacuumOptions ? startEmbeddedVacuum(pglite, vacuumOptions) : undefined;
     return {
       db,
       engine: 'pglite',
       listen: pgliteListen(pglite),
+      ...(vacuum ? { vacuum } : {}),
       close: async () => {
+        await vacuum?.stop();
         await db.destroy();
         if (!pglite.closed) await pglite.close();
         await release?.();
