@@ -89,7 +89,7 @@ export function readFunctionSources(folder: string = FUNCTIONS_FOLDER): Function
 }
 
 /** The functions the code calls (src/db/functions/<name>.sql): test/db/function-sources.test.ts keeps this list and the folder equal. */
-export const CALLED_FUNCTIONS = ['admit_payouts', 'ledger_apply', 'pix_fee', 'record_auth_failure'] as const;
+export const CALLED_FUNCTIONS = ['admit_payouts', 'claim_due_jobs', 'ledger_apply', 'next_due_job', 'pix_fee', 'record_auth_failure'] as const;
 export type CalledFunction = (typeof CALLED_FUNCTIONS)[number];
 
 let own: FunctionSource[] | undefined;

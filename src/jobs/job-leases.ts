@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.ts';
 import type { DB } from '../db/schema.ts';
 import { prepared } from '../db/prepared.ts';
+import { fn } from '../db/function-sources.ts';
 import type { Claimed } from './steps.ts';
 
 /**
@@ -38,25 +39,8 @@ export function createJobLeases(deps: { db: Kysely<DB>; clock: Clock; logger: Lo
     const now = deps.clock.now();
     const kinds = deps.kinds();
     if (kinds.length === 0) return [];
-    const rows = await sql<Claimed>`
-      ${prepared('claim_due_jobs_1500')}WITH on_service AS (
-         SELECT id FROM jobs
-          WHERE status = 'pending' AND run_at <= ${now} AND clock_id IS NULL AND (lease_until IS NULL OR lease_until < now())
-            AND kind = ANY (${kinds}::text[])
-          ORDER BY run_at, id
-          LIMIT ${deps.batchSize}
-          FOR UPDATE SKIP LOCKED),
-       on_clocks AS (
-         SELECT j.id FROM jobs j JOIN test_clocks c ON c.id = j.clock_id
-          WHERE j.status = 'pending' AND j.clock_id IS NOT NULL AND j.run_at <= c.frozen_time AND (j.lease_until IS NULL OR j.lease_until < now())
-            AND j.kind = ANY (${kinds}::text[])
-          ORDER BY j.run_at, j.id
-          LIMIT ${deps.batchSize}
-          FOR UPDATE OF j SKIP LOCKED)
-      UPDATE jobs SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_token = ${token}, updated_at = ${now}
-       WHERE id IN (SELECT id FROM on_service UNION ALL SELECT id FROM on_clocks)
-      RETURNING id, kind, payload, attempts, max_attempts, clock_id,
-                (SELECT c.frozen_time FROM test_clocks c WHERE c.id = jobs.clock_id) AS clock_time`.execute(deps.db);
+    // One statement; claim_due_jobs.sql says why it is a function (the plan it must keep).
+    const rows = await sql<Claimed>`${prepared('claim_due_jobs')}SELECT * FROM ${fn('claim_due_jobs')}(${now}::timestamptz, ${kinds}::text[], ${deps.batchSize}::int, ${LEASE_SECONDS}::int, ${token}::uuid)`.execute(deps.db);
     return rows.rows.sort((a, b) => Number(a.id) - Number(b.id));
   }
 
@@ -109,10 +93,8 @@ export function createJobLeases(deps: { db: Kysely<DB>; clock: Clock; logger: Lo
   /** When the earliest pending job is due (service clock), if any. */
   async function nextDue(): Promise<Date | undefined> {
     // A step job another worker holds under its lease is not due for us until the lease lapses.
-    const row = (
-      // A test clock's jobs fall due only when it is advanced (which runs them), never on the service clock.
-      await sql<{ next: Date | null }>`${prepared('next_due_job_1500')}SELECT min(run_at) AS next FROM jobs WHERE status = 'pending' AND clock_id IS NULL AND (lease_until IS NULL OR lease_until < now())`.execute(deps.db)
-    ).rows[0];
+    // A test clock's jobs fall due only when it is advanced (which runs them), never on the service clock.
+    const row = (await sql<{ next: Date | null }>`${prepared('next_due_job')}SELECT ${fn('next_due_job')}() AS next`.execute(deps.db)).rows[0];
     return row?.next ?? undefined;
   }
 
