@@ -201,8 +201,8 @@ export function createPayoutAdmission(deps: {
 
 export type PayoutAdmission = ReturnType<typeof createPayoutAdmission>;
 
-/** THE call of `admit_payouts`: debit items and block items, one answer row per item, in order. */
-async function callAdmission(db: Db, items: ReadonlyArray<AdmissionItem | AdmissionBlockItem>, now: Date, lockWaitMs: number | undefined) {
+/** THE call of `admit_payouts`: debit items and block items, one answer row per item, in order (exported for its tests). */
+export async function callAdmission(db: Db, items: ReadonlyArray<AdmissionItem | AdmissionBlockItem>, now: Date, lockWaitMs: number | undefined) {
   const windows = limitWindows(now);
   const { kind, maxAttempts } = SUBMIT_STEP_JOB;
   return sql<AdmissionAnswerRow>`
