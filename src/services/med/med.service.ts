@@ -24,9 +24,9 @@ import { MED_ANALYSIS_RESULTS, MED_STATUSES } from '../../domain/closed-lists.ts
 /**
  * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
  * available (through the one debit admission, as a block: docs/decisions.md "MED opening block
- * through the admission"); APPROVED returns the blocked money to the requesting bank as a "Refund in" (counted in
- * the original's refunded amount, never above it); REJECTED and CANCELLED release the block. Each
- * command is one database transaction with its ledger moves and events.
+ * through the admission"); APPROVED returns the blocked money to the requesting bank as a "Refund
+ * in" (counted in the original's refunded amount, never above it); REJECTED and CANCELLED release
+ * the block. Each command is one database transaction with its ledger moves and events.
  */
 export function createMedService(deps: {
   db: Kysely<DB>;
