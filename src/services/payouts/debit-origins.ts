@@ -9,6 +9,7 @@ export type { BlockOrigin, DebitOrigin } from '../../domain/closed-lists.ts';
  * apply, duplicates (the `(account, externalId)` index, for the origins that carry an externalId), the
  * hold, then the step (the network's submit job, or an on-us settlement that checks the document for
  * every origin). What each origin does when it finishes: src/services/settlement/origin-settlement.ts.
+ * A MED's opening block goes through the same admission with rules of its own (BLOCK_ORIGIN_RULES below).
  */
 export interface DebitRules {
   /** The row's kind: a payout of the account, or money returned to whoever paid it. */
