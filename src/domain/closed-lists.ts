@@ -81,12 +81,22 @@ export const DEBIT_ORIGINS = ['cash_out', 'cash_out_qrcode', 'dict', 'split', 'r
 export type DebitOrigin = (typeof DEBIT_ORIGINS)[number];
 
 /**
+ * Where a block comes from: money the admission holds on a row that already exists, with no row of
+ * its own (a MED's opening block on the disputed PIX). Not a debit origin: nothing settles it as a
+ * row of its own (the MED's return or release does), so it has admission rules only
+ * (BLOCK_ORIGIN_RULES, src/services/payouts/debit-origins.ts).
+ */
+export const BLOCK_ORIGINS = ['med_block'] as const;
+export type BlockOrigin = (typeof BLOCK_ORIGINS)[number];
+
+/**
  * What the one debit admission (admit_payouts and debit_item_check, src/db/functions/) answers per
- * item: admitted and held, kept as ERROR by its origin's rule (`failed`), or a refusal.
- * test/db/admission-outcomes.test.ts checks that the SQL answers exactly these.
+ * item: admitted and held, kept as ERROR by its origin's rule (`failed`), a block's amount held
+ * (`blocked`, a block item's only success), or a refusal.
+ * test/payouts/admission-wire.test.ts checks that the SQL answers exactly these.
  */
 export const ADMISSION_OUTCOMES = [
-  'admitted', 'failed', 'NOT_FOUND', 'ACCOUNT_SUSPENDED', 'PIX_INVALID_AMOUNT', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED',
+  'admitted', 'failed', 'blocked', 'NOT_FOUND', 'ACCOUNT_SUSPENDED', 'PIX_INVALID_AMOUNT', 'PIX_TRANSACTION_LIMIT_EXCEEDED', 'PIX_DAILY_LIMIT_EXCEEDED', 'PIX_NIGHT_LIMIT_EXCEEDED',
   'DUPLICATE', 'INSUFFICIENT', 'BUSY',
 ] as const;
 export type AdmissionOutcome = (typeof ADMISSION_OUTCOMES)[number];

@@ -110,7 +110,7 @@ export function wireMoney(config: Config, f: MoneyBase, parts: { network: PixNet
     transactions: createTransactionsService({ db, clock: accountClock, reads: f.reads }),
     refunds,
     /** MED: its `sink(options)` takes the network's infraction notices (through services/network-sink.ts). */
-    meds: createMedService({ db, clock: accountClock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn }),
+    meds: createMedService({ db, clock: accountClock, ledger, outbox, institution: { ispb: config.institutionIspb, name: config.institutionName }, admitDebit: payouts.payouts.admitIn, admitBlock: payouts.payouts.blockIn }),
     /** Money on the pooled account waiting for an operator to assign it. */
     suspense: createSuspenseService({ db, clock, ledger, outbox, receivePix, network: network.ledgerAccount }),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEBIT_KINDS, DEBIT_ORIGINS, type DebitOrigin } from '../../src/domain/closed-lists.ts';
-import { DEBIT_ORIGIN_RULES, type DebitRules } from '../../src/services/payouts/debit-origins.ts';
+import { BLOCK_ORIGINS, DEBIT_KINDS, DEBIT_ORIGINS, type BlockOrigin, type DebitOrigin } from '../../src/domain/closed-lists.ts';
+import { BLOCK_ORIGIN_RULES, DEBIT_ORIGIN_RULES, type BlockRules, type DebitRules } from '../../src/services/payouts/debit-origins.ts';
 import { ORIGIN_SETTLEMENT, settlementOf } from '../../src/services/settlement/origin-settlement.ts';
 import type { SettlementHook } from '../../src/services/settlement/settlement-hook.ts';
 
@@ -16,6 +16,9 @@ settlementWithoutMed satisfies Record<DebitOrigin, SettlementHook>;
 const { split: _splitRules, ...rulesWithoutSplit } = DEBIT_ORIGIN_RULES;
 // @ts-expect-error an admission table that lost an origin's entry is not a Record<DebitOrigin, DebitRules>
 rulesWithoutSplit satisfies Record<DebitOrigin, DebitRules>;
+const { med_block: _medBlockRules, ...blockRulesWithoutMedBlock } = BLOCK_ORIGIN_RULES;
+// @ts-expect-error a block table that lost an origin's entry is not a Record<BlockOrigin, BlockRules>
+blockRulesWithoutMedBlock satisfies Record<BlockOrigin, BlockRules>;
 // @ts-expect-error an origin outside the closed list has no entry to look up
 ORIGIN_SETTLEMENT['cash_in' satisfies string as 'cash_in'];
 
@@ -27,6 +30,14 @@ describe('debit origins: one typed table each for admission and settlement', () 
       expect(DEBIT_KINDS).toContain(DEBIT_ORIGIN_RULES[origin].kind);
       expect(typeof ORIGIN_SETTLEMENT[origin].onFinished).toBe('function');
     }
+  });
+
+  it('every block origin has its admission rules (and no settlement rules: a block has no row); no block origin is a debit origin', () => {
+    expect(Object.keys(BLOCK_ORIGIN_RULES).sort()).toEqual([...BLOCK_ORIGINS].sort());
+    expect(BLOCK_ORIGINS.filter((o) => (DEBIT_ORIGINS as readonly string[]).includes(o))).toEqual([]);
+    expect(BLOCK_ORIGINS.filter((o) => o in ORIGIN_SETTLEMENT)).toEqual([]);
+    // A MED's opening block is the network's measure, not the account's own action: a suspension does not stop it.
+    expect(BLOCK_ORIGIN_RULES.med_block).toEqual({ holdReason: 'med_block', stopsWhenSuspended: false, chargesFee: false, limited: false });
   });
 
   it('every payout origin shares one settlement object (a batch gives back its limits in one statement)', () => {

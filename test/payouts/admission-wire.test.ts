@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMISSION_OUTCOMES } from '../../src/domain/closed-lists.ts';
 import { cents } from '../../src/domain/money.ts';
 import { FUNCTIONS_FOLDER } from '../../src/db/function-sources.ts';
-import { admissionItem, parseAdmissionAnswer, type AdmissionAnswer, type AdmissionItem } from '../../src/services/payouts/admission-wire.ts';
+import { admissionBlockItem, admissionItem, parseAdmissionAnswer, type AdmissionAnswer, type AdmissionBlockItem, type AdmissionItem } from '../../src/services/payouts/admission-wire.ts';
 
 /**
  * Issue 28 item 5: the admission's items and outcomes typed end to end. The items are a union over the
@@ -19,6 +19,10 @@ const common = { idx: 0, accountId: 1, receiverId: null, amount: cents(100), job
 export const wrongKind: AdmissionItem = { ...admissionItem('cash_out', common), kind: 'REFUND_IN' };
 // @ts-expect-error an item that says its money is held when its origin's rules say not
 export const wrongHeld: AdmissionItem = { ...admissionItem('refund_in', common), held: true };
+// @ts-expect-error a block item that says a suspension stops it when its origin's rules (a MED's block) say not
+export const wrongBlockRule: AdmissionBlockItem = { ...admissionBlockItem('med_block', { idx: 0, accountId: 1, amount: cents(1), transactionId: 1 }), stopsWhenSuspended: true };
+// @ts-expect-error a block item has no receiving account (it moves money within its own account)
+export const blockWithRow: AdmissionBlockItem = { ...admissionBlockItem('med_block', { idx: 0, accountId: 1, amount: cents(1), transactionId: 1 }), receiverId: 2 };
 // @ts-expect-error an outcome outside ADMISSION_OUTCOMES is not an answer
 export const unknownOutcome: AdmissionAnswer = { outcome: 'MAYBE' };
 
@@ -27,6 +31,7 @@ export function exhaustive(answer: AdmissionAnswer): string {
   switch (answer.outcome) {
     case 'admitted':
     case 'failed':
+    case 'blocked':
     case 'NOT_FOUND':
     case 'PIX_INVALID_AMOUNT':
     case 'PIX_TRANSACTION_LIMIT_EXCEEDED':
@@ -66,6 +71,20 @@ describe('the admission, typed both ways', () => {
     expect(admissionItem('med', common)).toMatchObject({ kind: 'REFUND_IN', held: true, holdReason: 'med_block', failWith: null });
   });
 
+  it('a block item carries its block origin\'s rules and the row its hold is posted against, and no row of its own', () => {
+    expect(admissionBlockItem('med_block', { idx: 3, accountId: 1, amount: cents(250), transactionId: 9 })).toEqual({
+      idx: 3,
+      accountId: 1,
+      receiverId: null,
+      amount: 250,
+      block: { origin: 'med_block', transactionId: 9 },
+      holdReason: 'med_block',
+      stopsWhenSuspended: false,
+      chargesFee: false,
+      limited: false,
+    });
+  });
+
   it('parses each kind of answer at one place, and refuses an unknown outcome or a stored outcome without its row', () => {
     expect(parseAdmissionAnswer({ idx: 1, outcome: 'PIX_DAILY_LIMIT_EXCEEDED', detail: { limit: 5000 }, tx: null })).toEqual({ outcome: 'PIX_DAILY_LIMIT_EXCEEDED', limit: 5000 });
     expect(parseAdmissionAnswer({ idx: 1, outcome: 'PIX_TRANSACTION_LIMIT_EXCEEDED', detail: null, tx: null })).toEqual({ outcome: 'PIX_TRANSACTION_LIMIT_EXCEEDED', limit: undefined });
@@ -75,5 +94,8 @@ describe('the admission, typed both ways', () => {
     expect(stored.outcome === 'admitted' && stored.tx.id === 7 && stored.tx.created_at instanceof Date).toBe(true);
     expect(() => parseAdmissionAnswer({ idx: 1, outcome: 'MAYBE', detail: null, tx: null })).toThrow(/unknown outcome: MAYBE/);
     expect(() => parseAdmissionAnswer({ idx: 1, outcome: 'failed', detail: null, tx: null })).toThrow(/failed without its row/);
+    expect(parseAdmissionAnswer({ idx: 1, outcome: 'blocked', detail: { amount: 250 }, tx: null })).toEqual({ outcome: 'blocked', amount: 250 });
+    expect(parseAdmissionAnswer({ idx: 1, outcome: 'blocked', detail: { amount: 0 }, tx: null })).toEqual({ outcome: 'blocked', amount: 0 });
+    expect(() => parseAdmissionAnswer({ idx: 1, outcome: 'blocked', detail: null, tx: null })).toThrow(/blocked without its amount/);
   });
 });

@@ -3,7 +3,8 @@
 -- after the other. A refused row is added to p_refused (deleted later); an uncovered item with
 -- failWith (a split payout) is kept, finished as ERROR (nothing held, nothing counted, no step).
 -- Answers the totals to write back and the holds to make (a MED's money, already blocked, is not
--- held twice).
+-- held twice). A block item (`block`, no row: a MED's opening block) holds what is available of what
+-- it asks, posted against its row, and answers 'blocked' with that amount (0: nothing held).
 CREATE OR REPLACE FUNCTION admission_apply(p_items jsonb, p_day text, p_night text, p_now timestamptz, p_avail jsonb, p_fees bigint[],
   INOUT p_outcome text[], INOUT p_detail jsonb[], INOUT p_tx jsonb[], INOUT p_refused bigint[], INOUT p_totals jsonb, OUT o_holds jsonb)
 LANGUAGE plpgsql AS $fn$
@@ -18,10 +19,20 @@ DECLARE
 BEGIN
   o_holds := '[]';
   FOR i IN 1..jsonb_array_length(p_items) LOOP
-    CONTINUE WHEN p_tx[i] IS NULL;
+    CONTINUE WHEN p_outcome[i] IS NOT NULL;
     item := p_items -> (i - 1);
     a_id := (item->>'accountId')::bigint;
     amt := (item->>'amount')::bigint;
+    IF item ? 'block' THEN
+      amt := least(amt, greatest((avail -> a_id::text ->> 'available')::bigint, 0));
+      p_outcome[i] := 'blocked';
+      p_detail[i] := jsonb_build_object('amount', amt);
+      CONTINUE WHEN amt = 0;
+      avail := jsonb_set(avail, ARRAY[a_id::text, 'available'], to_jsonb((avail -> a_id::text ->> 'available')::bigint - amt));
+      o_holds := o_holds || jsonb_build_object('accountId', a_id, 'amount', amt, 'transactionId', (item->'block'->>'transactionId')::bigint,
+                                               'reason', item->>'holdReason');
+      CONTINUE;
+    END IF;
     day_total := COALESCE((p_totals ->> (a_id || '|' || p_day))::bigint, 0);
     night_total := COALESCE((p_totals ->> (a_id || '|' || p_night))::bigint, 0);
     IF (item->>'limited')::boolean AND day_total + amt > (avail -> a_id::text ->> 'limit_daily')::bigint THEN

@@ -3,7 +3,8 @@
 -- a cycle), where the unique (account, externalId) index decides duplicates. A duplicate another
 -- transaction is inserting or settling right now is waited for here, holding no counter and no
 -- account. An item whose row was not inserted answers DUPLICATE with the existing transaction's id.
--- A held item (a MED's money, already blocked and posted) keeps hold_unposted NULL.
+-- A held item (a MED's money, already blocked and posted) keeps hold_unposted NULL. A block item
+-- (`block`: a MED's opening block on the disputed PIX) has no row of its own: none is inserted.
 CREATE OR REPLACE FUNCTION admission_insert_rows(p_items jsonb, p_fees bigint[], p_now timestamptz,
   INOUT p_outcome text[], INOUT p_detail jsonb[], OUT o_tx jsonb[])
 LANGUAGE plpgsql AS $fn$
@@ -16,7 +17,7 @@ BEGIN
   o_tx := array_fill(NULL::jsonb, ARRAY[n]);
   FOR row_ IN
     WITH wanted AS (
-      SELECT o::int AS i, x FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t (x, o) WHERE p_fees[o] IS NOT NULL),
+      SELECT o::int AS i, x FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t (x, o) WHERE p_fees[o] IS NOT NULL AND x->'block' IS NULL),
     added AS (
       INSERT INTO transactions (transaction_id, account_id, kind, status, origin, family, external_id, original_amount,
                                 fee_amount, final_amount, end_to_end_id, pix_key, description, error_code, error_message,
@@ -41,7 +42,7 @@ BEGIN
     END LOOP;
   END LOOP;
   FOR i IN 1..n LOOP
-    CONTINUE WHEN p_fees[i] IS NULL OR o_tx[i] IS NOT NULL;
+    CONTINUE WHEN p_fees[i] IS NULL OR o_tx[i] IS NOT NULL OR p_items -> (i - 1) ? 'block';
     item := p_items -> (i - 1);
     p_outcome[i] := 'DUPLICATE';
     p_detail[i] := jsonb_build_object('existingTransactionId', (

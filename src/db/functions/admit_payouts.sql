@@ -29,9 +29,14 @@
 --          payouts and MED returns pay none), holdReason (the hold's posting reason, 'hold'),
 --          held (the money is already blocked, a MED's: no balance check, no hold),
 --          failWith ({errorCode, errorMessage}: an uncovered debit is kept as ERROR, a split
---          payout, instead of being refused)}].
+--          payout, instead of being refused)}],
+--        or a block (a MED's opening block: docs/decisions.md): {idx, accountId, amount (the most to
+--          hold), block: {origin, transactionId}, holdReason, stopsWhenSuspended, chargesFee false,
+--          limited false}: no row, no step, no limits; locked, checked and applied like a debit, it
+--          holds min(amount, available) under the lock, posted against its row.
 -- Answers one row per item: outcome 'admitted' with the stored row, 'failed' with the ERROR row
--- (failWith), or a refusal code with details.
+-- (failWith), 'blocked' with the amount held ({amount}), or a refusal code with details.
+-- An item is still to admit while it has no outcome (a new row, or a block).
 -- The group-commit batch's bulkhead (issue 20, item 2): a batch never waits long on one account.
 -- p_wait_ms NULL (a batch of one inside the caller's transaction, the single path): the locks are
 -- waited for as the session allows (DB_LOCK_TIMEOUT_MS), as before. p_wait_ms set (a group-commit batch, one statement of its own):
@@ -81,14 +86,14 @@ BEGIN
   END IF;
   SELECT c.o_outcome, c.o_detail, c.o_fees INTO res_outcome, res_detail, fees FROM admission_first_checks(p_items, avail, busy, p_max_amount) c;
   SELECT r.p_outcome, r.p_detail, r.o_tx INTO res_outcome, res_detail, res_tx FROM admission_insert_rows(p_items, fees, p_now, res_outcome, res_detail) r;
-  IF NOT EXISTS (SELECT 1 FROM unnest(res_tx) r WHERE r IS NOT NULL) THEN
+  IF array_position(res_outcome, NULL) IS NULL THEN
     RETURN QUERY SELECT g.i, res_outcome[g.i], res_detail[g.i], res_tx[g.i] FROM generate_series(1, n) AS g (i);
     RETURN;
   END IF;
-  -- Only the accounts of new rows are locked (a refused or duplicate item needs no lock).
-  wanted := ARRAY(SELECT DISTINCT (p_items -> (g.i - 1) ->> 'accountId')::bigint FROM generate_series(1, n) g (i) WHERE res_tx[g.i] IS NOT NULL
+  -- Only the accounts of items still to admit are locked (a refused or duplicate item needs no lock).
+  wanted := ARRAY(SELECT DISTINCT (p_items -> (g.i - 1) ->> 'accountId')::bigint FROM generate_series(1, n) g (i) WHERE res_outcome[g.i] IS NULL
                   UNION SELECT (p_items -> (g.i - 1) ->> 'receiverId')::bigint FROM generate_series(1, n) g (i)
-                         WHERE res_tx[g.i] IS NOT NULL AND p_items -> (g.i - 1) ->> 'receiverId' IS NOT NULL);
+                         WHERE res_outcome[g.i] IS NULL AND p_items -> (g.i - 1) ->> 'receiverId' IS NOT NULL);
   limited := ARRAY(SELECT l FROM unnest(limited) l WHERE l = ANY (wanted));
 
   -- 2. Counters, then accounts, in the one lock order; what stays busy runs alone.

@@ -4,7 +4,6 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError, ValidationError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
 import { cents } from '../../domain/money.ts';
-import { accountsRepo } from '../../db/repos/accounts.repo.ts';
 import { transactionsRepo, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
@@ -19,14 +18,15 @@ import { findMedMove, type MedMove } from './med-state-machine.ts';
 import { medView, type MedView } from './med-view.ts';
 import { medsRepo, type MedFilter, type MedRow } from './meds.repo.ts';
 import { transact } from '../../db/transact.ts';
-import type { AdmitDebit } from '../payouts/outgoing-payout.ts';
+import type { AdmitBlock, AdmitDebit } from '../payouts/outgoing-payout.ts';
 import { MED_ANALYSIS_RESULTS, MED_STATUSES } from '../../domain/closed-lists.ts';
 
 /**
  * MED (decisions 4.6). Opening blocks, as a precaution, up to the disputed amount of what is
- * available; APPROVED returns the blocked money to the requesting bank as a "Refund in" (counted in
- * the original's refunded amount, never above it); REJECTED and CANCELLED release the block. Each
- * command is one database transaction with its ledger moves and events.
+ * available (through the one debit admission, as a block: docs/decisions.md "MED opening block
+ * through the admission"); APPROVED returns the blocked money to the requesting bank as a "Refund
+ * in" (counted in the original's refunded amount, never above it); REJECTED and CANCELLED release
+ * the block. Each command is one database transaction with its ledger moves and events.
  */
 export function createMedService(deps: {
   db: Kysely<DB>;
@@ -36,6 +36,8 @@ export function createMedService(deps: {
   institution: { ispb: string; name: string };
   /** The one debit admission (the payouts' `admitIn`): an approved MED's return goes through it. */
   admitDebit: AdmitDebit;
+  /** The same admission's block (the payouts' `blockIn`): a MED's opening block goes through it. */
+  admitBlock: AdmitBlock;
 }) {
   const view = (med: MedRow, original: TransactionRow | undefined) => medView(med, original, deps.institution);
 
@@ -62,12 +64,13 @@ export function createMedService(deps: {
         ispb: payerBank?.bankISPB ?? '00000000',
         name: payerBank?.bankName ?? 'Instituição solicitante',
       };
-      let blocked = cents(0);
-      if (original) {
-        // The account row lock makes "only what is available" exact under concurrency.
-        const account = (await accountsRepo.byIdForUpdate(trx, report.accountId))!;
-        blocked = cents(Math.min(disputed, account.available, remainingRefundable(original)));
-      }
+      // The opening block goes through the one admission (BLOCK_ORIGIN_RULES.med_block): it locks the
+      // account in the one lock order, holds min(asked, available) under that lock (exact under
+      // concurrency), posted against the original, and answers what it held. Never more than is still
+      // refundable; a suspended account's money is blocked too (the network's measure).
+      const blocked = original
+        ? await deps.admitBlock(trx, { origin: 'med_block', accountId: report.accountId, amount: cents(Math.min(disputed, remainingRefundable(original))), transactionId: original.id })
+        : cents(0);
       const med = await medsRepo.insert(trx, {
         account_id: report.accountId,
         end_to_end_id: report.endToEndId,
@@ -87,10 +90,6 @@ export function createMedService(deps: {
         created_at: now,
         updated_at: now,
       });
-      if (blocked > 0) {
-        const held = await deps.ledger.holdOne(trx, { accountId: report.accountId, amount: cents(blocked), transactionId: original!.id, reason: 'med_block' });
-        if (!held.ok) throw new Error(`MED block refused: ${held.error}`);
-      }
       const result = view(med, original);
       await deps.outbox.emit(trx, { accountId: report.accountId, type: 'med_created', transactionId: null, payload: { event: MED_EVENT_NAME_OF.med_created, med: result } });
       return result;

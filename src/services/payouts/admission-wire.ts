@@ -1,9 +1,9 @@
-import { ADMISSION_OUTCOMES, type AdmissionOutcome, type DebitOrigin, type TransactionFamily } from '../../domain/closed-lists.ts';
+import { ADMISSION_OUTCOMES, type AdmissionOutcome, type BlockOrigin, type DebitOrigin, type TransactionFamily } from '../../domain/closed-lists.ts';
 import { cents, type Cents } from '../../domain/money.ts';
 import { transactionFromJson, type TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart } from '../../db/schema.ts';
 import type { PaymentStepPayload } from '../settlement/payment-order.ts';
-import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
+import { BLOCK_ORIGIN_RULES, DEBIT_ORIGIN_RULES } from './debit-origins.ts';
 
 /*
  * The debit admission's two ends as `admit_payouts` (src/db/functions/admit_payouts.sql) sees them:
@@ -59,8 +59,33 @@ export function admissionItem<O extends DebitOrigin>(
   return item as ItemsByOrigin[O];
 }
 
-/** The refusals the admission answers (every outcome but the two that store a row). */
-export type AdmissionRefusal = Exclude<AdmissionOutcome, 'admitted' | 'failed'>;
+type BlockRulesOf<O extends BlockOrigin> = (typeof BLOCK_ORIGIN_RULES)[O];
+
+/**
+ * One block of one origin (BLOCK_ORIGINS): money held on a row that already exists, with no row of
+ * its own (admit_payouts inserts none, writes no step, counts no limit). Told from a debit item by
+ * its `block`; its rules come from BLOCK_ORIGIN_RULES.
+ */
+export type AdmissionBlockItemOf<O extends BlockOrigin> = BlockRulesOf<O> & {
+  idx: number;
+  accountId: number;
+  receiverId: null;
+  /** The most to hold: the admission holds min(amount, available) under the account's lock. */
+  amount: Cents;
+  /** The block's origin, and the row (`transactions.id`) its hold is posted against. */
+  block: { origin: O; transactionId: number };
+};
+/** A block item of any block origin. */
+export type AdmissionBlockItem = { [O in BlockOrigin]: AdmissionBlockItemOf<O> }[BlockOrigin];
+
+/** Builds the block item of one origin: its rules come from BLOCK_ORIGIN_RULES, never from the caller. */
+export function admissionBlockItem<O extends BlockOrigin>(origin: O, request: { idx: number; accountId: number; amount: Cents; transactionId: number }): AdmissionBlockItemOf<O> {
+  const rules: BlockRulesOf<O> = BLOCK_ORIGIN_RULES[origin];
+  return { ...rules, idx: request.idx, accountId: request.accountId, receiverId: null, amount: request.amount, block: { origin, transactionId: request.transactionId } };
+}
+
+/** The refusals the admission answers (every outcome but the two that store a row and a block's). */
+export type AdmissionRefusal = Exclude<AdmissionOutcome, 'admitted' | 'failed' | 'blocked'>;
 /** The limit refusals (they carry the limit): PIX_TRANSACTION_, PIX_DAILY_ and PIX_NIGHT_LIMIT_EXCEEDED. */
 type LimitRefusal = Extract<AdmissionRefusal, `PIX_${string}_LIMIT_EXCEEDED`>;
 
@@ -70,6 +95,8 @@ export type AdmissionAnswer =
   | { outcome: 'admitted'; tx: TransactionRow }
   /** Kept as ERROR by its origin's rule (`failWith`): nothing held, to be announced. */
   | { outcome: 'failed'; tx: TransactionRow }
+  /** A block item's answer: what was held (0 when nothing was available: nothing posted). */
+  | { outcome: 'blocked'; amount: Cents }
   | { outcome: LimitRefusal; limit: Cents | undefined }
   | { outcome: 'DUPLICATE'; existingTransactionId: string | undefined }
   | { outcome: Exclude<AdmissionRefusal, LimitRefusal | 'DUPLICATE'> };
@@ -78,7 +105,7 @@ export type AdmissionAnswer =
 export interface AdmissionAnswerRow {
   idx: number;
   outcome: string;
-  detail: { limit?: number; existingTransactionId?: string } | null;
+  detail: { limit?: number; existingTransactionId?: string; amount?: number } | null;
   tx: Record<string, unknown> | null;
 }
 
@@ -93,6 +120,9 @@ export function parseAdmissionAnswer(row: AdmissionAnswerRow): AdmissionAnswer {
     case 'failed':
       if (!row.tx) throw new Error(`admit_payouts answered ${outcome} without its row (item ${row.idx})`);
       return { outcome, tx: transactionFromJson(row.tx) };
+    case 'blocked':
+      if (typeof row.detail?.amount !== 'number') throw new Error(`admit_payouts answered blocked without its amount (item ${row.idx})`);
+      return { outcome, amount: cents(row.detail.amount) };
     case 'PIX_TRANSACTION_LIMIT_EXCEEDED':
     case 'PIX_DAILY_LIMIT_EXCEEDED':
     case 'PIX_NIGHT_LIMIT_EXCEEDED':

@@ -4,12 +4,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { endToEndId } from '../../domain/ids.ts';
-import { MAX_AMOUNT } from '../../domain/money.ts';
+import { MAX_AMOUNT, type Cents } from '../../domain/money.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Settlement } from '../settlement/settlement.service.ts';
-import { createPayoutAdmission } from './payout-admission.ts';
+import { admitBlock, createPayoutAdmission, type BlockRequest } from './payout-admission.ts';
 import { createPayoutBatcher } from './payout-batcher.ts';
 import type { OnUsCredit } from './on-us.ts';
 import type { OnUsCharges } from './on-us-charges.port.ts';
@@ -26,6 +26,9 @@ export type { Destination, PayoutRequest } from './payout-request.ts';
 
 /** The one debit admission inside the caller's transaction (`admitIn` below), for the other debit origins. */
 export type AdmitDebit = (trx: Trx<DB>, req: PayoutRequest) => Promise<TransactionRow>;
+/** A block through the same admission inside the caller's transaction (`blockIn` below): answers what it held. */
+export type AdmitBlock = (trx: Trx<DB>, req: BlockRequest) => Promise<Cents>;
+export type { BlockRequest } from './payout-admission.ts';
 
 /**
  * The shared path of every payout the account orders (by key, by QR code, direct transfer): the one
@@ -106,6 +109,12 @@ export function createOutgoingPayouts(deps: {
   }
 
   /**
+   * A block (a MED's opening block) inside the caller's transaction, through the same admission: the
+   * account locked there, the amount clamped to what is available under that lock, the hold posted.
+   */
+  const blockIn: AdmitBlock = (trx, req) => admitBlock(trx, deps.clock.now(), req);
+
+  /**
    * One payout in its own transaction: a batch of one through the same admission (a failed batch's
    * items, those of an account found held elsewhere, every payout when batches are off). A refusal
    * rolls everything back.
@@ -152,7 +161,7 @@ export function createOutgoingPayouts(deps: {
     return alone(req);
   }
 
-  return { create, admitIn, batchStats: () => batcher?.stats() };
+  return { create, admitIn, blockIn, batchStats: () => batcher?.stats() };
 }
 
 export type OutgoingPayouts = ReturnType<typeof createOutgoingPayouts>;

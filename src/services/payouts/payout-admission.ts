@@ -5,7 +5,8 @@ import { fn } from '../../db/function-sources.ts';
 import { DatabaseUnavailableError } from '../../db/db-faults.ts';
 import { DomainError } from '../../domain/errors/domain-error.ts';
 import { newUuidV4 } from '../../domain/ids.ts';
-import { MAX_AMOUNT, MAX_AMOUNT_GROUPED, toBrlNumber } from '../../domain/money.ts';
+import { cents, MAX_AMOUNT, MAX_AMOUNT_GROUPED, toBrlNumber, type Cents } from '../../domain/money.ts';
+import type { BlockOrigin } from '../../domain/closed-lists.ts';
 import { accountsRepo, type AccountRow } from '../../db/repos/accounts.repo.ts';
 import type { TransactionRow } from '../../db/repos/transactions.repo.ts';
 import type { Counterpart, DB } from '../../db/schema.ts';
@@ -14,7 +15,16 @@ import { paymentOrderOf } from '../settlement/settlement.service.ts';
 import { SUBMIT_STEP_JOB } from '../settlement/payment-steps.ts';
 import { limitWindows } from './limits.ts';
 import { DEBIT_ORIGIN_RULES } from './debit-origins.ts';
-import { admissionItem, parseAdmissionAnswer, unreachable, type AdmissionAnswer, type AdmissionAnswerRow, type AdmissionItem } from './admission-wire.ts';
+import {
+  admissionBlockItem,
+  admissionItem,
+  parseAdmissionAnswer,
+  unreachable,
+  type AdmissionAnswer,
+  type AdmissionAnswerRow,
+  type AdmissionBlockItem,
+  type AdmissionItem,
+} from './admission-wire.ts';
 import type { PayoutRequest } from './payout-request.ts';
 import { currentAccountClock } from '../test-clocks/account-time.ts';
 
@@ -126,6 +136,9 @@ export function createPayoutAdmission(deps: {
         return new DomainError(req.codes.insufficient);
       case 'BUSY':
         return new AccountBusyError(req.accountId);
+      case 'blocked':
+        // A block item's answer, for a debit item: the function and this file disagree.
+        throw new Error(`admit_payouts answered blocked for the debit item of account ${req.accountId}`);
       default:
         return unreachable(row);
     }
@@ -138,7 +151,6 @@ export function createPayoutAdmission(deps: {
    */
   async function admit(db: Db, requests: PayoutRequest[], options: { lockWaitMs?: number } = {}): Promise<Array<TransactionRow | Error>> {
     const now = deps.clock.now();
-    const windows = limitWindows(now);
     const out: Array<TransactionRow | Error | undefined> = new Array(requests.length);
     const items: AdmissionItem[] = [];
     const positions: number[] = [];
@@ -155,10 +167,7 @@ export function createPayoutAdmission(deps: {
       }
     }
     if (items.length === 0) return out as Array<TransactionRow | Error>;
-    const { kind, maxAttempts } = SUBMIT_STEP_JOB;
-    const rows = await sql<AdmissionAnswerRow>`
-      ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
-        FROM ${fn('admit_payouts')}(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${options.lockWaitMs ?? null}::int)`.execute(db);
+    const rows = await callAdmission(db, items, now, options.lockWaitMs);
     const admitted: Array<{ index: number; tx: TransactionRow }> = [];
     const failed: TransactionRow[] = [];
     await onTestClock(db, rows.rows.map(parseAdmissionAnswer));
@@ -191,3 +200,48 @@ export function createPayoutAdmission(deps: {
 }
 
 export type PayoutAdmission = ReturnType<typeof createPayoutAdmission>;
+
+/** THE call of `admit_payouts`: debit items and block items, one answer row per item, in order (exported for its tests). */
+export async function callAdmission(db: Db, items: ReadonlyArray<AdmissionItem | AdmissionBlockItem>, now: Date, lockWaitMs: number | undefined) {
+  const windows = limitWindows(now);
+  const { kind, maxAttempts } = SUBMIT_STEP_JOB;
+  return sql<AdmissionAnswerRow>`
+      ${prepared('admit_payouts_965')}SELECT idx, outcome, detail, tx
+        FROM ${fn('admit_payouts')}(${JSON.stringify(items)}::jsonb, ${windows.day}, ${windows.night ?? null}, ${now}::timestamptz, ${MAX_AMOUNT}::bigint, ${kind}, ${maxAttempts}::int, ${lockWaitMs ?? null}::int)`.execute(db);
+}
+
+/** A block asked of the admission (BLOCK_ORIGINS): hold up to `amount` of the account's money on an existing row. */
+export interface BlockRequest {
+  origin: BlockOrigin;
+  accountId: number;
+  /** The most to hold; the admission holds min(amount, available) under the account's lock. */
+  amount: Cents;
+  /** The row (`transactions.id`) the hold is posted against (a MED's: the disputed PIX). */
+  transactionId: number;
+}
+
+/**
+ * A block through the one admission (a MED's opening block), inside the caller's transaction: the
+ * account is locked by admit_payouts in the one lock order, the amount clamped to what is available
+ * under that lock, and the hold posted (available -> blocked, the origin's reason) against the row.
+ * No transactions row, no fee, no limits, no step. Answers what was held (0: nothing posted); an
+ * account that does not exist (or is suspended, for an origin that stops then) is an error.
+ */
+export async function admitBlock(trx: Trx<DB>, now: Date, req: BlockRequest): Promise<Cents> {
+  if (!Number.isSafeInteger(req.amount) || req.amount < 0 || req.amount > MAX_AMOUNT) throw new RangeError(`a block's amount must be cents between 0 and the maximum, got ${req.amount}`);
+  if (req.amount === 0) return cents(0);
+  const item = admissionBlockItem(req.origin, { idx: 0, accountId: req.accountId, amount: req.amount, transactionId: req.transactionId });
+  const { rows } = await callAdmission(trx, [item], now, undefined);
+  const answer = parseAdmissionAnswer(rows[0]!);
+  switch (answer.outcome) {
+    case 'blocked':
+      return answer.amount;
+    case 'NOT_FOUND':
+      throw new DomainError('NOT_FOUND', undefined, `Account ${req.accountId} not found`);
+    case 'ACCOUNT_SUSPENDED':
+      throw new DomainError('ACCOUNT_SUSPENDED', { accountId: req.accountId });
+    default:
+      // A block has no row, no limit and no fee, and waits for its lock (no BUSY): anything else is a fault.
+      throw new Error(`admit_payouts answered ${answer.outcome} for a block of account ${req.accountId}`);
+  }
+}
