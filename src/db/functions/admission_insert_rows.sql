@@ -11,18 +11,19 @@ LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
   n int := jsonb_array_length(p_items);
-  row_ jsonb;
+  added_ record;
   item jsonb;
 BEGIN
   o_tx := array_fill(NULL::jsonb, ARRAY[n]);
-  FOR row_ IN
+  FOR added_ IN
     WITH wanted AS (
-      SELECT o::int AS i, x FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t (x, o) WHERE p_fees[o] IS NOT NULL AND x->'block' IS NULL),
+      SELECT o::int AS i, x, (x->'tx'->>'transaction_id')::uuid AS tx_id
+        FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t (x, o) WHERE p_fees[o] IS NOT NULL AND x->'block' IS NULL),
     added AS (
       INSERT INTO transactions (transaction_id, account_id, kind, status, origin, family, external_id, original_amount,
                                 fee_amount, final_amount, end_to_end_id, pix_key, description, error_code, error_message,
                                 counterpart, metadata, parent_id, scenario, hold_unposted, created_at, processed_at, updated_at)
-      SELECT (x->'tx'->>'transaction_id')::uuid, (x->>'accountId')::bigint, COALESCE(x->>'kind', 'WITHDRAW'), 'PENDING', x->'tx'->>'origin',
+      SELECT tx_id, (x->>'accountId')::bigint, COALESCE(x->>'kind', 'WITHDRAW'), 'PENDING', x->'tx'->>'origin',
              x->'tx'->>'family', x->'tx'->>'external_id', (x->>'amount')::bigint, p_fees[i], (x->>'amount')::bigint + p_fees[i],
              x->'tx'->>'end_to_end_id', x->'tx'->>'pix_key', x->'tx'->>'description', NULL, NULL,
              x->'tx'->'counterpart', COALESCE(x->'tx'->'metadata', '{}'::jsonb), (x->'tx'->>'parent_id')::bigint, x->'tx'->>'scenario',
@@ -31,15 +32,10 @@ BEGIN
        ORDER BY (x->>'accountId')::bigint, x->'tx'->>'external_id'
       ON CONFLICT (account_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
       RETURNING *)
-    SELECT to_jsonb(added.*) FROM added
+    -- Each row back to its item by its transactionId, in one join (not a scan of the items per row).
+    SELECT w.i, to_jsonb(added.*) AS tx FROM added JOIN wanted w ON w.tx_id = added.transaction_id
   LOOP
-    -- Back to its item by its transactionId.
-    FOR i IN 1..n LOOP
-      IF p_fees[i] IS NOT NULL AND p_items -> (i - 1) -> 'tx' ->> 'transaction_id' = row_->>'transaction_id' THEN
-        o_tx[i] := row_;
-        EXIT;
-      END IF;
-    END LOOP;
+    o_tx[added_.i] := added_.tx;
   END LOOP;
   FOR i IN 1..n LOOP
     CONTINUE WHEN p_fees[i] IS NULL OR o_tx[i] IS NOT NULL OR p_items -> (i - 1) ? 'block';
