@@ -13,7 +13,7 @@ afterAll(async () => {
   await Promise.all(opened.map((d) => d.close()));
 });
 
-async function open(vacuum: { queueEveryMs: number; allEveryMs: number } | false): Promise<Database> {
+async function open(vacuum: { queueEveryMs: number; allEveryMs: number; analyzeEveryMs: number } | false): Promise<Database> {
   const database = await openDatabase({ dataDir: 'memory://', loadDataDir: await migratedSnapshot(), vacuum });
   opened.push(database);
   return database;
@@ -35,6 +35,14 @@ async function nextDueBuffers(database: Database): Promise<number> {
   return Math.max(0, ...[...text.matchAll(/shared hit=(\d+)/g)].map((m) => Number(m[1])));
 }
 
+/** How many times each table was analysed (pg_stat_user_tables.analyze_count). */
+const analysed = async (database: Database): Promise<Record<string, number>> =>
+  Object.fromEntries(
+    (await sql<{ relname: string; n: string }>`SELECT relname, analyze_count AS n FROM pg_stat_user_tables WHERE relname IN ('jobs', 'webhook_deliveries', 'transactions')`.execute(database.db)).rows.map(
+      (r) => [r.relname, Number(r.n)],
+    ),
+  );
+
 /** How many times each table was vacuumed (pg_stat_user_tables.vacuum_count). */
 const vacuumed = async (database: Database): Promise<Record<string, number>> =>
   Object.fromEntries(
@@ -48,7 +56,7 @@ const relationSize = async (database: Database, name: string) =>
 
 describe('the embedded database vacuums itself', () => {
   it('keeps the job queue small under churn, where without it every finished job stays behind', async () => {
-    const withVacuum = await open({ queueEveryMs: 60_000, allEveryMs: 600_000 });
+    const withVacuum = await open({ queueEveryMs: 60_000, allEveryMs: 600_000, analyzeEveryMs: 600_000 });
     const without = await open(false);
     for (let round = 0; round < 20; round++) {
       await churn(withVacuum, 400);
@@ -64,7 +72,7 @@ describe('the embedded database vacuums itself', () => {
   });
 
   it('runs on its own timer: the queues often, every table less often', async () => {
-    const database = await open({ queueEveryMs: 50, allEveryMs: 150 });
+    const database = await open({ queueEveryMs: 50, allEveryMs: 150, analyzeEveryMs: 300 });
     await churn(database, 50);
     await expect.poll(async () => (await vacuumed(database)).transactions ?? 0, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
     expect((await vacuumed(database)).jobs).toBeGreaterThan((await vacuumed(database)).transactions!);
@@ -73,7 +81,7 @@ describe('the embedded database vacuums itself', () => {
   });
 
   it('skips a pass when nothing was written since the last one', async () => {
-    const database = await open({ queueEveryMs: 60_000, allEveryMs: 600_000 });
+    const database = await open({ queueEveryMs: 60_000, allEveryMs: 600_000, analyzeEveryMs: 600_000 });
     await churn(database, 10);
     await database.vacuum!.pass(false);
     const before = await vacuumed(database);
@@ -84,5 +92,18 @@ describe('the embedded database vacuums itself', () => {
     await database.vacuum!.pass(false);
     expect((await vacuumed(database)).jobs).toBe(before.jobs! + 1);
     expect((await vacuumed(database)).transactions).toBe(before.transactions);
+  });
+
+  it('a pass over every table analyses the big tables only when asked (their ANALYZE holds the one connection longest)', async () => {
+    const database = await open({ queueEveryMs: 60_000, allEveryMs: 600_000, analyzeEveryMs: 600_000 });
+    await churn(database, 10);
+    const before = { vacuumed: await vacuumed(database), analysed: await analysed(database) };
+    await database.vacuum!.pass(true, false);
+    expect((await vacuumed(database)).transactions).toBe(before.vacuumed.transactions! + 1);
+    expect((await analysed(database)).transactions).toBe(before.analysed.transactions);
+    expect((await analysed(database)).jobs).toBe(before.analysed.jobs! + 1);
+    await churn(database, 10);
+    await database.vacuum!.pass(true, true);
+    expect((await analysed(database)).transactions).toBe(before.analysed.transactions! + 1);
   });
 });
