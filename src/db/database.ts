@@ -240,7 +240,7 @@ async function openPglite(dataDir: string, loadDataDir: Blob | undefined, vacuum
     if (loadDataDir && !inMemory) throw new Error('loadDataDir is for an in-memory database only');
     const pglite = await PGlite.create(inMemory ? undefined : folder, { parsers: { [INT8]: parseInt8 }, ...(loadDataDir ? { loadDataDir } : {}) });
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
-    const vacuum = vacuumOptions ? startEmbeddedVacuum(pglite, vacuumOptions) : undefined;
+    const vacuum = vacuumOptions ? startEmbeddedVacuum(db, () => pglite.closed, vacuumOptions) : undefined;
     return {
       db,
       engine: 'pglite',

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 
 /**
@@ -15,7 +15,9 @@ import type { Logger } from 'pino';
  * `analyzeEveryMs` (an 82 MB table: its vacuum takes ~1 ms when little changed, its ANALYZE ~130 ms
  * of the one connection; the queues' plans need fresh statistics, the big tables' do not). A pass is
  * skipped when nothing was written since the last one (the WAL position did not move): an idle
- * sandbox does one read per tick.
+ * sandbox does one read per tick. Every statement goes through the Kysely handle, whose driver lends
+ * the one connection to one caller at a time: a VACUUM sent beside it could land inside a request's
+ * transaction, where PostgreSQL refuses it and aborts that transaction.
  */
 export interface EmbeddedVacuumOptions {
   queueEveryMs: number;
@@ -38,7 +40,7 @@ export interface EmbeddedVacuum {
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-export function startEmbeddedVacuum(pglite: PGlite, options: EmbeddedVacuumOptions = EMBEDDED_VACUUM_DEFAULTS): EmbeddedVacuum {
+export function startEmbeddedVacuum(db: Kysely<any>, closed: () => boolean, options: EmbeddedVacuumOptions = EMBEDDED_VACUUM_DEFAULTS): EmbeddedVacuum {
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const lastLsn = { queues: '', all: '' };
@@ -47,26 +49,26 @@ export function startEmbeddedVacuum(pglite: PGlite, options: EmbeddedVacuumOptio
 
   async function tablesToVacuum(all: boolean): Promise<string[]> {
     const present = (
-      await pglite.query<{ name: string }>(
-        `SELECT c.relname AS name FROM pg_class c
+      await sql<{ name: string }>`SELECT c.relname AS name FROM pg_class c
           WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
-          ORDER BY c.relname`,
-      )
+          ORDER BY c.relname`.execute(db)
     ).rows.map((r) => r.name);
     return all ? present : present.filter((name) => (QUEUE_TABLES as readonly string[]).includes(name));
   }
 
   /** `all`: every table (analysed too when `analyze`), else the queues only (always analysed). */
+  const walPosition = async () => (await sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(db)).rows[0]!.lsn;
+
   async function pass(all: boolean, analyze = !all): Promise<void> {
     const key = all ? 'all' : 'queues';
-    const lsn = (await pglite.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
+    const lsn = await walPosition();
     if (lsn === lastLsn[key]) return;
     for (const table of await tablesToVacuum(all)) {
       if (stopped) return;
       const queue = (QUEUE_TABLES as readonly string[]).includes(table);
-      await pglite.exec(`VACUUM ${analyze || queue ? '(ANALYZE) ' : ''}${quoted(table)}`);
+      await sql.raw(`VACUUM ${analyze || queue ? '(ANALYZE) ' : ''}${quoted(table)}`).execute(db);
     }
-    const after = (await pglite.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn;
+    const after = await walPosition();
     lastLsn[key] = after;
     if (all) lastLsn.queues = after;
   }
@@ -79,9 +81,9 @@ export function startEmbeddedVacuum(pglite: PGlite, options: EmbeddedVacuumOptio
     const analyze = all && sinceAnalyze >= options.analyzeEveryMs;
     if (analyze) sinceAnalyze = 0;
     running = running
-      .then(() => (stopped || pglite.closed ? undefined : pass(all, all ? analyze : true)))
+      .then(() => (stopped || closed() ? undefined : pass(all, all ? analyze : true)))
       .catch((error: unknown) => {
-        if (!stopped && !pglite.closed) options.logger?.warn({ err: error }, 'vacuuming the embedded database failed; trying again at the next pass');
+        if (!stopped && !closed()) options.logger?.warn({ err: error }, 'vacuuming the embedded database failed; trying again at the next pass');
       });
   }
 

@@ -107,3 +107,19 @@ describe('the embedded database vacuums itself', () => {
     expect((await analysed(database)).transactions).toBe(before.analysed.transactions! + 1);
   });
 });
+
+describe('the embedded vacuum and the requests on the one connection', () => {
+  it('never lands inside a transaction: one held open across several passes commits as if alone', async () => {
+    const database = await open({ queueEveryMs: 20, allEveryMs: 40, analyzeEveryMs: 80 });
+    const before = await vacuumed(database);
+    await database.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO jobs (kind, run_at, payload, status, attempts, max_attempts, created_at, updated_at)
+                VALUES ('payment.submit', now(), '{}', 'pending', 0, 10, now(), now())`.execute(trx);
+      // Several ticks fall due while this transaction holds the connection.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sql`DELETE FROM jobs`.execute(trx);
+    });
+    // The passes ran after it (they waited for the connection), not inside it.
+    await expect.poll(async () => (await vacuumed(database)).jobs ?? 0, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before.jobs ?? 0);
+  });
+});
