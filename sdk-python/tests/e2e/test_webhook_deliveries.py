@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from decimal import Decimal
@@ -77,10 +76,14 @@ def test_a_cash_out_delivery_is_verified_and_parsed_and_a_forgery_is_refused(san
         verify_webhook(body.replace(b"12.34", b"99.34"), headers, secret)
     with pytest.raises(WebhookVerificationError, match="signature"):
         verify_webhook(body, headers, "whsec_" + "QUJDREVGR0hJSktMTU5PUFFSU1RVVldY")
+    # Relative to the delivery's own stamp, not to the clock: the receiver may have held it for seconds.
+    stamped = int({k.lower(): v for k, v in headers.items()}["webhook-timestamp"])
+    assert verify_webhook(body, headers, secret, now=stamped + 300) == event
     with pytest.raises(WebhookVerificationError, match="too old"):
-        verify_webhook(body, headers, secret, now=time.time() + 301)
+        verify_webhook(body, headers, secret, now=stamped + 301)
+    assert verify_webhook(body, headers, secret, now=stamped - 300) == event
     with pytest.raises(WebhookVerificationError, match="future"):
-        verify_webhook(body, headers, secret, now=time.time() - 301)
+        verify_webhook(body, headers, secret, now=stamped - 301)
     with pytest.raises(WebhookVerificationError, match="missing header webhook-signature"):
         verify_webhook(body, {k: v for k, v in headers.items() if k.lower() != "webhook-signature"}, secret)
 
