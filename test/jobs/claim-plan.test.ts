@@ -59,3 +59,28 @@ describe('the job claim on a queue full of finished jobs', () => {
     for (const pages of asAStatement) expect(pages).toBeGreaterThan(100);
   });
 });
+
+/** Heap pages of `jobs` a claim touches with `pending` service-clock jobs all due later, and none on a test clock. */
+async function pagesWithALongPendingQueue(pending: number): Promise<{ pages: number; claimed: number }> {
+  const database = await openDatabase({ dataDir: 'memory://', loadDataDir: await migratedSnapshot(), vacuum: false });
+  opened.push(database);
+  await sql`INSERT INTO jobs (kind, run_at, payload, status, attempts, max_attempts, created_at, updated_at)
+            SELECT 'payment.submit', now() + interval '1 hour', '{}', 'pending', 0, 10, now(), now() FROM generate_series(1, ${pending}::int)`.execute(database.db);
+  await sql`ANALYZE jobs`.execute(database.db);
+  const pages = async () => Number((await sql<{ n: string }>`SELECT pg_stat_get_xact_blocks_fetched('jobs'::regclass) AS n`.execute(database.db)).rows[0]!.n);
+  const before = await pages();
+  const claimed = (await claimAsTheFunction(database.db)).rows.length;
+  return { pages: (await pages()) - before, claimed };
+}
+
+describe('the job claim with many jobs pending on the service clock', () => {
+  it("looks for test clocks' jobs in their own index, not through every service job (the claim does not slow as the queue grows)", async () => {
+    const small = await pagesWithALongPendingQueue(10);
+    const large = await pagesWithALongPendingQueue(6_000);
+    expect(small.claimed).toBe(0);
+    expect(large.claimed).toBe(0);
+    // Walking jobs_due for the clocks' branch fetched every pending job's page (about 6,000 / 60 per page).
+    expect(large.pages).toBeLessThan(10);
+    expect(large.pages).toBeLessThanOrEqual(small.pages + 2);
+  });
+});
