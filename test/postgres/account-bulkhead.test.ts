@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DB_TIMEOUTS } from '../../src/db/pg-pool.ts';
 import { pgUrl } from './pg-tools.ts';
-import { startSandboxService, type SandboxService } from './sandbox-process-kit.ts';
+import { startSandboxService, until, type SandboxService } from './sandbox-process-kit.ts';
 
 /**
  * One blocked account never slows the others (issue 20, item 2), with the service as users start it
@@ -35,7 +35,20 @@ async function blockedAccountScenario(workers: number) {
   const s = svc;
   const a = await s.account(100_000);
   const others = [await s.account(100_000), await s.account(100_000), await s.account(100_000)];
-  // Each of them has paid before (its limit counters exist), as accounts in service have.
+  const dict = (acc: typeof a) => acc.api('POST', '/dict/pix', { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 1 } }, { 'x-idempotency-key': randomUUID() });
+  // The service is warm, as a service in use is: every worker has served each kind of request. A
+  // worker's first ones open its pool's connections, load code paths and plan statements: the slowest
+  // answers of the others were always their first ones after the lock, and the one that broke the 2 s
+  // bound in CI was an account's first cash-out after the lock in a two-worker start. Twelve requests
+  // at once open connections that the cluster hands to every worker in turn.
+  for (let round = 0; round < 2; round++) {
+    const warm = await Promise.all(
+      [a, ...others].flatMap((acc) => [acc.api('POST', '/api/pix/cash-out', s.cashOut(1)), dict(acc), acc.api('GET', '/api/balance')]),
+    );
+    expect(warm.map((res) => res.status)).toEqual(Array.from({ length: 4 }, () => [201, 201, 200]).flat());
+  }
+  await until(async () => (await s.side.query(`SELECT 1 FROM transactions WHERE status = 'PENDING' LIMIT 1`)).rowCount === 0, 20_000, 'the warm-up payouts settle');
+  // Each has just paid (its payout settles while A's row is held), as accounts in service have.
   for (const acc of [a, ...others]) expect((await acc.api('POST', '/api/pix/cash-out', s.cashOut(1))).status).toBe(201);
 
   const locker = new pg.Client({ connectionString: s.databaseUrl });
@@ -52,7 +65,6 @@ async function blockedAccountScenario(workers: number) {
     const res = await call();
     answers.push({ who, what, status: res.status, ms: res.ms, retryAfter: res.headers.get('retry-after'), at, text: res.text.slice(0, 200) });
   };
-  const dict = (acc: typeof a) => acc.api('POST', '/dict/pix', { pixKey: 'destino@example.com', payment: { currency: 'BRL', amount: 1 } }, { 'x-idempotency-key': randomUUID() });
 
   // A: four waves of six money commands while its row is held.
   const blocked = (async () => {
@@ -74,13 +86,24 @@ async function blockedAccountScenario(workers: number) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   });
+  // The database's own pace all along (a commit on a side connection every 100 ms), so that a slow
+  // answer says whether the database server itself stalled then (disk, checkpoint) or the service did.
+  const commits: Array<{ at: number; ms: number }> = [];
+  const commitProbe = (async () => {
+    while (performance.now() < stopAt) {
+      const at = performance.now() - lockedAt;
+      await s.side.query('SELECT txid_current()');
+      commits.push({ at, ms: performance.now() - lockedAt - at });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
   const health = (async () => {
     while (performance.now() < stopAt) {
       await ask('health', 'health', () => s.call('GET', '/health'));
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   })();
-  await Promise.all([blocked, ...probes, health]);
+  await Promise.all([blocked, ...probes, health, commitProbe]);
   await locker.query('ROLLBACK');
   await locker.end();
 
@@ -95,7 +118,7 @@ async function blockedAccountScenario(workers: number) {
   console.log(
     `WORKERS=${workers}: A ${ofA.length} answers (${ofA.filter((x) => x.status === 503).length} x 503, slowest ${slowest(ofA).toFixed(0)} ms);`,
     `others ${ofOthers.length} answers (${ofOthers.filter((x) => x.status < 300).length} x 2xx, slowest ${slowest(ofOthers).toFixed(0)} ms);`,
-    `/health ${healthAnswers.length} (slowest ${slowest(healthAnswers).toFixed(0)} ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    `/health ${healthAnswers.length} (slowest ${slowest(healthAnswers).toFixed(0)} ms); side commits ${commits.length} (slowest ${Math.max(...commits.map((c) => c.ms)).toFixed(0)} ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
   );
 
   expect(ofA).toHaveLength(24);
@@ -110,7 +133,9 @@ async function blockedAccountScenario(workers: number) {
   for (const x of ofOthers) {
     expect(x.status, `${x.what} of ${x.who} at ${x.at.toFixed(0)} ms: ${x.text}`).toBeLessThan(300);
     expect(x.status).toBeGreaterThanOrEqual(200);
-    expect(x.ms, `${x.what} of ${x.who} at ${x.at.toFixed(0)} ms`).toBeLessThan(OTHERS_WITHIN_MS);
+    const sideCommits = commits.filter((c) => c.at + c.ms >= x.at && c.at <= x.at + x.ms).map((c) => c.ms);
+    const context = `side commits meanwhile: ${sideCommits.length}, slowest ${Math.max(0, ...sideCommits).toFixed(0)} ms; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+    expect(x.ms, `${x.what} of ${x.who} at ${x.at.toFixed(0)} ms (${context})`).toBeLessThan(OTHERS_WITHIN_MS);
   }
   expect(healthAnswers.length).toBeGreaterThan(20);
   for (const x of healthAnswers) expect(x.status).toBe(200);
